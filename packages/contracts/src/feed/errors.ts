@@ -1,0 +1,24 @@
+/**
+ * The feed spec's error table. Bodies are "not shown" in the spec; the service renders
+ * every error as one body in the negotiated format: JSON {"error": {"status", "message"}}
+ * or XML <error><status/><message/></error>. `text` is the default message.
+ */
+export interface FeedErrorRow {
+  readonly status: number;
+  readonly text: string;
+  readonly meaning: string;
+}
+
+export const FEED_ERRORS = {
+  authenticationFailed: { status: 401, text: 'authentication failed', meaning: 'authentication failed' },
+  notFound: { status: 404, text: 'the API does not exist, or the requested version is not supported', meaning: 'the API does not exist, or the requested version is not supported' },
+  invalidParameter: { status: 422, text: 'invalid parameter or missing required value', meaning: 'invalid parameter or missing required value' },
+  serverError: { status: 500, text: 'server error', meaning: 'server error' },
+  unavailable: { status: 503, text: 'service unavailable', meaning: 'server error' },
+  /** Beyond the read spec: the publishing side (POST/PUT/DELETE) needs these. */
+  forbidden: { status: 403, text: 'the token lacks the hub:write scope', meaning: 'token valid but not allowed to publish' },
+  methodNotAllowed: { status: 405, text: 'method not allowed', meaning: 'the path exists but not for this method' },
+} as const satisfies Record<string, FeedErrorRow>;
+
+/** The spec's own rows (the last two are ours, for the write side). */
+export const FEED_SPEC_ERROR_STATUSES = [401, 404, 422, 500, 503] as const;

@@ -1,0 +1,4 @@
+export * from './categories';
+export * from './fields';
+export * from './media-types';
+export * from './errors';

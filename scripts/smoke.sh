@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Smoke test of the developer launcher: `pnpm start` on the embedded default answers
+# /healthz on both services, survives a kill -9 of the launcher (a second start works),
+# stops cleanly on SIGTERM and leaves nothing running.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FEED_PORT=${FEED_PORT:-8080}
+SEARCH_PORT=${SEARCH_PORT:-8081}
+log=$(mktemp)
+
+wait_healthy() {
+  for _ in $(seq 1 120); do
+    if curl -fsS "http://127.0.0.1:$FEED_PORT/healthz" >/dev/null 2>&1 &&
+       curl -fsS "http://127.0.0.1:$SEARCH_PORT/healthz" >/dev/null 2>&1; then
+      return 0
+    fi
+    sleep 0.5
+  done
+  echo "services did not become healthy; launcher output:"; cat "$log"; return 1
+}
+launcher_pid() { pgrep -f "node scripts/start.mjs" | head -n 1; }
+leftovers() { pgrep -f "services/(feed|search)-service/dist/main.js|\.data/postgres" || true; }
+
+echo "first start"
+setsid pnpm start >"$log" 2>&1 &
+wait_healthy
+grep -E "feed-service|search-service|apikey|feed token" "$log" | head -n 12 || true
+
+echo "kill -9 of the launcher, then a second start"
+kill -9 "$(launcher_pid)"
+sleep 1
+setsid pnpm start >"$log" 2>&1 &
+wait_healthy
+echo "healthy again after kill -9"
+
+echo "SIGTERM"
+kill -TERM "$(launcher_pid)"
+for _ in $(seq 1 60); do [ -z "$(launcher_pid)" ] && [ -z "$(leftovers)" ] && break; sleep 0.5; done
+if [ -n "$(leftovers)" ] || [ -n "$(launcher_pid)" ]; then
+  echo "processes left running after SIGTERM:"; ps -fp $(leftovers) $(launcher_pid) || true
+  exit 1
+fi
+echo "smoke test passed: nothing left running"

@@ -1,0 +1,56 @@
+import type pg from 'pg';
+import type { ParsedDoc } from '@hub/contracts';
+
+/**
+ * A committed change to one document, handed to every ChangeListener inside the same
+ * transaction that writes the document (so an outbox row commits with the document).
+ */
+export interface DocumentChange {
+  op: 'upsert' | 'delete';
+  collectionId: string;
+  dockey: string;
+  /** documents.id (bigint as text): stable for the life of the document, new on re-add */
+  docId: string;
+  /** monotonically increasing per document (documents.version); older never overwrites newer */
+  version: string;
+  /** the full document after the change (field updates give the merged document); null on delete */
+  doc: ParsedDoc | null;
+}
+
+export interface ChangeListener {
+  recordChange(tx: pg.PoolClient, change: DocumentChange): Promise<void>;
+  /** the whole collection is being deleted (admin API) */
+  dropCollection?(tx: pg.PoolClient, collectionId: string): Promise<void>;
+}
+
+export interface SearchQuery {
+  collectionId: string;
+  q: string;
+  start: number;
+  len: number;
+  ca: number[] | null;
+  exCa: number[] | null;
+  sort: 0 | 1;
+  /** inclusive bounds on score_regdate, exact integer text */
+  startdate: string | null;
+  enddate: string | null;
+}
+
+export interface SearchHits {
+  /** exact number of matches */
+  numfound: number;
+  /** documents.id of the requested page, in result order */
+  docIds: string[];
+}
+
+/** The search engine behind the routes: Postgres (embedded default) or Meilisearch. */
+export interface SearchIndex extends ChangeListener {
+  readonly engine: 'postgres' | 'meilisearch';
+  search(query: SearchQuery): Promise<SearchHits>;
+  /** searchable=false makes search_status "false"; reason is logged and shown on /readyz */
+  status(collectionId: string): Promise<{ searchable: boolean; reason?: string }>;
+  /** readiness probe for /readyz (throws when the engine is unreachable) */
+  ping(): Promise<void>;
+  start?(): void;
+  stop?(): Promise<void>;
+}

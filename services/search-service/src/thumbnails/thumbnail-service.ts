@@ -1,0 +1,20 @@
+import type { ChangeListener } from '../index/search-index';
+
+/**
+ * Thumbnails of `contents_image`: a ChangeListener that queues work in the write
+ * transaction, and the archive_* fields of search results.
+ */
+export interface ThumbnailService extends ChangeListener {
+  /** archive_* result fields per documents.id, for the documents of one result page */
+  resultFields(collectionId: string, docIds: string[]): Promise<Map<string, Record<string, string>>>;
+  start?(): void;
+  stop?(): Promise<void>;
+}
+
+/** Used until thumbnails are produced: no archive fields, nothing queued. */
+export const noThumbnails: ThumbnailService = {
+  async recordChange() {},
+  async resultFields() {
+    return new Map();
+  },
+};
