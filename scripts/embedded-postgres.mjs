@@ -73,7 +73,7 @@ export async function startEmbeddedPostgres({ dataDir, port, persistent = true, 
   try {
     await server.start();
   } catch (err) {
-    throw new Error(`embedded PostgreSQL did not start in ${dataDir}: ${err ?? 'it exited early'}`);
+    throw new Error(`embedded PostgreSQL did not start in ${dataDir}: ${err ?? 'it exited early'}`, { cause: err });
   }
   const url = (db) => `postgres://postgres:${password}@127.0.0.1:${chosenPort}/${db}`;
   return {

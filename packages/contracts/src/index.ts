@@ -1,1 +1,2 @@
 export * from './feed';
+export * from './search';

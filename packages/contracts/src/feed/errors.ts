@@ -10,14 +10,44 @@ export interface FeedErrorRow {
 }
 
 export const FEED_ERRORS = {
-  authenticationFailed: { status: 401, text: 'authentication failed', meaning: 'authentication failed' },
-  notFound: { status: 404, text: 'the API does not exist, or the requested version is not supported', meaning: 'the API does not exist, or the requested version is not supported' },
-  invalidParameter: { status: 422, text: 'invalid parameter or missing required value', meaning: 'invalid parameter or missing required value' },
+  authenticationFailed: {
+    status: 401,
+    text: 'authentication failed',
+    meaning: 'authentication failed',
+  },
+  notFound: {
+    status: 404,
+    text: 'the API does not exist, or the requested version is not supported',
+    meaning: 'the API does not exist, or the requested version is not supported',
+  },
+  invalidParameter: {
+    status: 422,
+    text: 'invalid parameter or missing required value',
+    meaning: 'invalid parameter or missing required value',
+  },
   serverError: { status: 500, text: 'server error', meaning: 'server error' },
   unavailable: { status: 503, text: 'service unavailable', meaning: 'server error' },
   /** Beyond the read spec: the publishing side (POST/PUT/DELETE) needs these. */
-  forbidden: { status: 403, text: 'the token lacks the hub:write scope', meaning: 'token valid but not allowed to publish' },
-  methodNotAllowed: { status: 405, text: 'method not allowed', meaning: 'the path exists but not for this method' },
+  forbidden: {
+    status: 403,
+    text: 'the token lacks the hub:write scope',
+    meaning: 'token valid but not allowed to publish',
+  },
+  methodNotAllowed: {
+    status: 405,
+    text: 'method not allowed',
+    meaning: 'the path exists but not for this method',
+  },
+  payloadTooLarge: {
+    status: 413,
+    text: 'request body too large',
+    meaning: 'the publishing body exceeds the size limit',
+  },
+  unsupportedMediaType: {
+    status: 415,
+    text: 'request body must be application/json',
+    meaning: 'the publishing body is not JSON',
+  },
 } as const satisfies Record<string, FeedErrorRow>;
 
 /** The spec's own rows (the last two are ours, for the write side). */

@@ -9,31 +9,84 @@ export interface FeedFieldSpec {
 }
 
 export const FEED_CHANNEL_FIELDS: readonly FeedFieldSpec[] = [
-  { name: 'title', required: true, type: 'String', meaning: 'API name; default is a fixed title text for hub contents' },
+  {
+    name: 'title',
+    required: true,
+    type: 'String',
+    meaning: 'API name; default is a fixed title text for hub contents',
+  },
   { name: 'link', required: true, type: 'String', meaning: 'URL of the hub site' },
-  { name: 'description', required: true, type: 'String', meaning: 'description; default is a fixed text meaning the latest hub contents' },
-  { name: 'language', required: true, type: 'String', meaning: 'supported language', default: 'ko' },
-  { name: 'copyright', required: true, type: 'String', meaning: 'copyright notice; rights belong to the author or provider' },
-  { name: 'lastBuildDate', required: true, type: 'String', meaning: 'time of the API request, RFC 822 date-time' },
+  {
+    name: 'description',
+    required: true,
+    type: 'String',
+    meaning: 'description; default is a fixed text meaning the latest hub contents',
+  },
+  {
+    name: 'language',
+    required: true,
+    type: 'String',
+    meaning: 'supported language',
+    default: 'ko',
+  },
+  {
+    name: 'copyright',
+    required: true,
+    type: 'String',
+    meaning: 'copyright notice; rights belong to the author or provider',
+  },
+  {
+    name: 'lastBuildDate',
+    required: true,
+    type: 'String',
+    meaning: 'time of the API request, RFC 822 date-time',
+  },
   { name: 'item', required: false, type: 'Array', meaning: 'list of content entries' },
 ];
 
 export const FEED_ITEM_FIELDS: readonly FeedFieldSpec[] = [
   { name: 'title', required: true, type: 'String', meaning: 'content title' },
   { name: 'link', required: true, type: 'String', meaning: 'content link' },
-  { name: 'author', required: true, type: 'String', meaning: 'service provider', default: '<EMAIL> (<PROVIDER_NAME>)' },
+  {
+    name: 'author',
+    required: true,
+    type: 'String',
+    meaning: 'service provider',
+    default: '<EMAIL> (<PROVIDER_NAME>)',
+  },
   { name: 'description', required: true, type: 'String', meaning: 'content description' },
   { name: 'category', required: true, type: 'String', meaning: 'one of the category codes' },
-  { name: 'pubDate', required: true, type: 'String', meaning: 'publication date, RFC 822 date-time' },
-  { name: 'guid', required: true, type: 'String', meaning: 'content identifier; equals the value of link' },
+  {
+    name: 'pubDate',
+    required: true,
+    type: 'String',
+    meaning: 'publication date, RFC 822 date-time',
+  },
+  {
+    name: 'guid',
+    required: true,
+    type: 'String',
+    meaning: 'content identifier; equals the value of link',
+  },
   { name: 'creator', required: true, type: 'String', meaning: 'content provider (author name)' },
-  { name: 'enclosure', required: false, type: 'object', meaning: 'representative image, the original without thumbnail processing' },
+  {
+    name: 'enclosure',
+    required: false,
+    type: 'object',
+    meaning: 'representative image, the original without thumbnail processing',
+  },
 ];
 
 export const FEED_ENCLOSURE_FIELDS: readonly FeedFieldSpec[] = [
   { name: 'url', required: false, type: 'String', meaning: 'image path' },
   { name: 'length', required: false, type: 'String', meaning: 'image size', default: '1' },
-  { name: 'type', required: false, type: 'String', meaning: 'image MIME type', default: 'application/octet-stream' },
+  {
+    name: 'type',
+    required: false,
+    type: 'String',
+    meaning: 'image MIME type',
+    default: 'application/octet-stream',
+  },
 ];
 
 /** Defaults of the spec; every one is overridable by the service's configuration. */

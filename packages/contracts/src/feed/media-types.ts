@@ -37,7 +37,10 @@ function parseRanges(header: string): Range[] {
     for (const p of rawParams) {
       const i = p.indexOf('=');
       if (i < 0) continue;
-      params[p.slice(0, i).trim().toLowerCase()] = p.slice(i + 1).trim().replace(/^"|"$/g, '');
+      params[p.slice(0, i).trim().toLowerCase()] = p
+        .slice(i + 1)
+        .trim()
+        .replace(/^"|"$/g, '');
     }
     const q = params.q === undefined ? 1 : Number(params.q);
     out.push({ type, params, q: Number.isFinite(q) ? q : 0, order });
@@ -64,10 +67,19 @@ const GENERIC: Record<string, FeedFormat> = {
 export function parseFeedAccept(header: string | undefined, vendor: string): AcceptResult {
   if (header === undefined || header.trim() === '') return { kind: 'missing' };
   const ranges = parseRanges(header).filter((r) => r.q > 0);
-  const vendorRe = new RegExp(`^application/vnd\\.${escapeRe(vendor.toLowerCase())}\\.resource-([^+]+)\\+(xml|json)$`);
-  const charsetOk = (r: Range) => r.params.charset === undefined || /^utf-?8$/i.test(r.params.charset);
+  const vendorRe = new RegExp(
+    `^application/vnd\\.${escapeRe(vendor.toLowerCase())}\\.resource-([^+]+)\\+(xml|json)$`,
+  );
+  const charsetOk = (r: Range) =>
+    r.params.charset === undefined || /^utf-?8$/i.test(r.params.charset);
   let unsupported: string | undefined;
-  const candidates: { format: FeedFormat; version: string; q: number; order: number; specific: number }[] = [];
+  const candidates: {
+    format: FeedFormat;
+    version: string;
+    q: number;
+    order: number;
+    specific: number;
+  }[] = [];
   for (const r of ranges) {
     const m = vendorRe.exec(r.type);
     if (m) {
@@ -76,14 +88,30 @@ export function parseFeedAccept(header: string | undefined, vendor: string): Acc
         unsupported ??= version;
         continue;
       }
-      if (charsetOk(r)) candidates.push({ format: m[2] as FeedFormat, version, q: r.q, order: r.order, specific: 2 });
+      if (charsetOk(r))
+        candidates.push({
+          format: m[2] as FeedFormat,
+          version,
+          q: r.q,
+          order: r.order,
+          specific: 2,
+        });
       continue;
     }
     const generic = GENERIC[r.type];
-    if (generic && charsetOk(r)) candidates.push({ format: generic, version: '1.0', q: r.q, order: r.order, specific: r.type.includes('*') ? 0 : 1 });
+    if (generic && charsetOk(r))
+      candidates.push({
+        format: generic,
+        version: '1.0',
+        q: r.q,
+        order: r.order,
+        specific: r.type.includes('*') ? 0 : 1,
+      });
   }
   if (candidates.length === 0) {
-    return unsupported !== undefined ? { kind: 'unsupported-version', version: unsupported } : { kind: 'unusable' };
+    return unsupported !== undefined
+      ? { kind: 'unsupported-version', version: unsupported }
+      : { kind: 'unusable' };
   }
   candidates.sort((a, b) => b.specific - a.specific || b.q - a.q || a.order - b.order);
   if (unsupported !== undefined && candidates[0]!.specific < 2) {

@@ -3,13 +3,7 @@
  * the spec's Body column; `condition` is the spec's Condition column.
  */
 export type SearchOperation =
-  | 'common'
-  | 'add'
-  | 'search'
-  | 'delete'
-  | 'update'
-  | 'fieldUpdate'
-  | 'status';
+  'common' | 'add' | 'search' | 'delete' | 'update' | 'fieldUpdate' | 'status';
 
 export interface ContractError {
   readonly operation: SearchOperation;
@@ -18,10 +12,7 @@ export interface ContractError {
   readonly condition: string;
 }
 
-type Table<O extends SearchOperation> = Record<
-  string,
-  ContractError & { readonly operation: O }
->;
+type Table<O extends SearchOperation> = Record<string, ContractError & { readonly operation: O }>;
 
 const common = {
   apikeyNull: {

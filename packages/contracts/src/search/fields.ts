@@ -21,7 +21,13 @@ export interface ReservedField {
 
 /** The spec's "Reserved fields of doc" table. */
 export const RESERVED_FIELDS: readonly ReservedField[] = [
-  { name: 'contents_url', kind: 'contents', type: 'string', required: false, meaning: 'document URL' },
+  {
+    name: 'contents_url',
+    kind: 'contents',
+    type: 'string',
+    required: false,
+    meaning: 'document URL',
+  },
   {
     name: 'icontents_title',
     kind: 'icontents',

@@ -23,8 +23,7 @@ export function isInt64Text(text: string): boolean {
 }
 
 export type UnixTimeCheck =
-  | { ok: true; value: string }
-  | { ok: false; reason: 'invalid' | 'too-big' };
+  { ok: true; value: string } | { ok: false; reason: 'invalid' | 'too-big' };
 
 /**
  * A UNIX timestamp in seconds (score_regdate, startdate, enddate): integer text, 0..regdateMax.

@@ -18,7 +18,9 @@ export function parseDockey(raw: Raw, operation: DockeyOperation): Result<string
   const E = SEARCH_ERRORS[operation];
   if (raw === undefined || raw === null) return failure(E.dockeyNull);
   if (raw.trim() === '') {
-    return failure(operation === 'fieldUpdate' ? SEARCH_ERRORS.fieldUpdate.dockeyEmpty : E.dockeyInvalid);
+    return failure(
+      operation === 'fieldUpdate' ? SEARCH_ERRORS.fieldUpdate.dockeyEmpty : E.dockeyInvalid,
+    );
   }
   if (utf8ByteLength(raw) > SEARCH_LIMITS.dockeyMaxBytes || hasNulOrLoneSurrogate(raw)) {
     return failure(E.dockeyInvalid);
@@ -31,10 +33,10 @@ export function parseForce(raw: Raw): boolean {
   return raw === '1';
 }
 
-export type ReturnType = 'xml' | 'json';
+export type SearchReturnType = 'xml' | 'json';
 
 /** The {format} path segment of search and status: 'xml' or 'json' (lower case only). */
-export function parseReturnType(raw: Raw): Result<ReturnType> {
+export function parseReturnType(raw: Raw): Result<SearchReturnType> {
   return raw === 'xml' || raw === 'json'
     ? success(raw)
     : failure(SEARCH_ERRORS.search.returnTypeInvalid);
@@ -105,8 +107,7 @@ export function parseSearchParams(raw: SearchParamsInput): Result<SearchParams> 
   const ca = caText === null ? null : parseCategoryList(caText);
   if (caText !== null && ca === null) return failure(E.caInvalid);
   const exCaText = present(raw.ex_ca);
-  const exCa =
-    exCaText === null ? null : parseCategoryList(exCaText, SEARCH_LIMITS.exCaMaxEntries);
+  const exCa = exCaText === null ? null : parseCategoryList(exCaText, SEARCH_LIMITS.exCaMaxEntries);
   if (exCaText !== null && exCa === null) return failure(E.exCaInvalid);
 
   const L = SEARCH_LIMITS;
@@ -122,7 +123,7 @@ export function parseSearchParams(raw: SearchParamsInput): Result<SearchParams> 
   if (startdate === undefined) return failure(E.startdateInvalid);
   const enddate = parseDate(present(raw.enddate));
   if (enddate === undefined) return failure(E.enddateInvalid);
-  if (startdate !== null && enddate !== null && BigInt(enddate) < BigInt(startdate)) {
+  if (startdate !== null && enddate !== null && Number(enddate) < Number(startdate)) {
     return failure(E.enddateInvalid);
   }
 

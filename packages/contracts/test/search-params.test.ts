@@ -1,0 +1,388 @@
+import {
+  parseDockey,
+  parseFieldUpdate,
+  parseForce,
+  parseReturnType,
+  parseSearchParams,
+  SEARCH_ERRORS,
+  type ContractError,
+  type Result,
+  type SearchParamsInput,
+} from '../src';
+
+const S = SEARCH_ERRORS.search;
+const F = SEARCH_ERRORS.fieldUpdate;
+
+function errorOf<T>(r: Result<T>): ContractError | undefined {
+  return r.ok ? undefined : r.error;
+}
+
+/** [what, raw, error] rows → [what, '<status> <text>', raw, error] for readable test names. */
+function labelled<R>(rows: [string, R, ContractError][]): [string, string, R, ContractError][] {
+  return rows.map(([what, raw, e]) => [what, `${e.status} ${e.text}`, raw, e]);
+}
+
+function value<T>(r: Result<T>): T {
+  if (!r.ok) throw new Error(`expected success, got ${r.error.text}`);
+  return r.value;
+}
+
+describe('parseDockey', () => {
+  const ops = ['add', 'update', 'delete', 'fieldUpdate'] as const;
+
+  it.each(ops)('When dockey is missing for %s, parseDockey answers 400 dockey is null', (op) => {
+    expect(errorOf(parseDockey(undefined, op))).toBe(SEARCH_ERRORS[op].dockeyNull);
+    expect(errorOf(parseDockey(null, op))).toBe(SEARCH_ERRORS[op].dockeyNull);
+  });
+
+  it.each(['', '   '])(
+    'When dockey is %p for field update, parseDockey answers 404 dockey is empty',
+    (raw) => {
+      expect(errorOf(parseDockey(raw, 'fieldUpdate'))).toBe(F.dockeyEmpty);
+    },
+  );
+
+  it.each(['add', 'update', 'delete'] as const)(
+    'When dockey is blank for %s, parseDockey answers 404 dockey is invalid',
+    (op) => {
+      expect(errorOf(parseDockey('', op))).toBe(SEARCH_ERRORS[op].dockeyInvalid);
+      expect(errorOf(parseDockey(' \t', op))).toBe(SEARCH_ERRORS[op].dockeyInvalid);
+    },
+  );
+
+  it.each([
+    ['1025 ASCII bytes', 'a'.repeat(1025)],
+    ['1026 bytes of two-byte characters', 'é'.repeat(513)],
+    ['1026 bytes of three-byte characters', '가'.repeat(342)],
+    ['1028 bytes of four-byte characters', '\u{1F600}'.repeat(257)],
+    ['a U+0000', 'doc\u0000key'],
+    ['a lone high surrogate', 'doc\uD800'],
+    ['a lone low surrogate', '\uDC00doc'],
+  ])('When dockey has %s, parseDockey answers 404 dockey is invalid', (_what, raw) => {
+    for (const op of ops)
+      expect(errorOf(parseDockey(raw, op))).toBe(SEARCH_ERRORS[op].dockeyInvalid);
+  });
+
+  it.each([
+    ['1024 ASCII bytes', 'a'.repeat(1024)],
+    ['1024 bytes of two-byte characters', 'é'.repeat(512)],
+    ['1024 bytes of four-byte characters', '\u{1F600}'.repeat(256)],
+    ['spaces around it (kept as given)', ' key '],
+    ['a URL', 'https://example.com/a?b=c'],
+  ])('When dockey is %s, parseDockey accepts it unchanged', (_what, raw) => {
+    expect(value(parseDockey(raw, 'add'))).toBe(raw);
+  });
+});
+
+describe('parseForce', () => {
+  it.each([
+    [undefined, false],
+    [null, false],
+    ['', false],
+    ['0', false],
+    ['1', true],
+    ['2', false],
+    ['true', false],
+    [' 1', false],
+    ['01', false],
+  ])('When force is %p, it means %p (only "1" means 1)', (raw, expected) => {
+    expect(parseForce(raw)).toBe(expected);
+  });
+});
+
+describe('parseReturnType', () => {
+  it.each(['xml', 'json'])('accepts %s', (raw) => {
+    expect(value(parseReturnType(raw))).toBe(raw);
+  });
+
+  it.each(['JSON', 'Xml', 'html', '', undefined, 'json '])(
+    'When the format is %p, parseReturnType answers 400 return type is invalid',
+    (raw) => {
+      expect(errorOf(parseReturnType(raw))).toBe(S.returnTypeInvalid);
+    },
+  );
+});
+
+describe('parseSearchParams', () => {
+  const search = (raw: Partial<SearchParamsInput>) => parseSearchParams({ q: 'news', ...raw });
+
+  it('applies the defaults', () => {
+    expect(value(search({}))).toEqual({
+      q: 'news',
+      start: 0,
+      len: 10,
+      ca: null,
+      exCa: null,
+      sort: 0,
+      startdate: null,
+      enddate: null,
+    });
+  });
+
+  it.each([
+    ['missing', undefined],
+    ['null', null],
+    ['empty', ''],
+    ['whitespace only', ' \t '],
+  ])('When q is %s, parseSearchParams answers 400 q is null', (_what, q) => {
+    expect(errorOf(parseSearchParams({ q }))).toBe(S.qNull);
+  });
+
+  it.each([
+    ['1025 ASCII bytes', 'a'.repeat(1025)],
+    ['1026 bytes of Korean', '가'.repeat(342)],
+  ])('When q has %s, parseSearchParams answers 400 q is too long (under 1KB)', (_what, q) => {
+    expect(errorOf(search({ q }))).toBe(S.qTooLong);
+  });
+
+  it('When q has 1024 bytes, parseSearchParams accepts it', () => {
+    expect(value(search({ q: '가'.repeat(341) + 'a' })).q).toHaveLength(342);
+  });
+
+  it('measures q after trimming', () => {
+    expect(value(search({ q: '  ' + 'a'.repeat(1024) + '  ' })).q).toBe('a'.repeat(1024));
+  });
+
+  it.each([
+    ['a U+0000', 'a\u0000b'],
+    ['a lone surrogate', 'a\uD800b'],
+  ])('When q has %s, parseSearchParams answers 400 q is invalid encoding', (_what, q) => {
+    expect(errorOf(search({ q }))).toBe(S.qInvalidEncoding);
+  });
+
+  it.each([
+    ['1', [1]],
+    ['1,2,3', [1, 2, 3]],
+    [' 1 , 2 ', [1, 2]],
+    ['0', [0]],
+    ['007', [7]],
+    ['2147483647', [2147483647]],
+    ['1,2,3,4,5,6,7,8,9,10,11,12', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]],
+  ])('When ca is %p, parseSearchParams reads %p', (ca, expected) => {
+    expect(value(search({ ca })).ca).toEqual(expected);
+  });
+
+  it.each(['a', '1,', ',1', '1,,2', '-1', '+1', '1.5', '1e3', '2147483648', '1;2', '1 2'])(
+    'When ca is %p, parseSearchParams answers 400 ca parameter is invalid',
+    (ca) => {
+      expect(errorOf(search({ ca }))).toBe(S.caInvalid);
+    },
+  );
+
+  it.each([
+    ['1,2,3,4,5,6,7,8,9,10', 10],
+    ['5', 1],
+  ])('When ex_ca is %p, parseSearchParams accepts its %i entries', (exCa, n) => {
+    expect(value(search({ ex_ca: exCa })).exCa).toHaveLength(n);
+  });
+
+  it.each(['1,2,3,4,5,6,7,8,9,10,11', 'x', '1,,2', '-3'])(
+    'When ex_ca is %p, parseSearchParams answers 400 ex_ca parameter is invalid',
+    (exCa) => {
+      expect(errorOf(search({ ex_ca: exCa }))).toBe(S.exCaInvalid);
+    },
+  );
+
+  it.each([
+    ['0', 0],
+    ['10', 10],
+    ['989', 989],
+    ['990', 990],
+  ])('When start is %p, parseSearchParams reads %i', (start, expected) => {
+    expect(value(search({ start })).start).toBe(expected);
+  });
+
+  it.each(['-1', '991', '1000', '1.0', 'abc', '+1', '1e2', '0x10'])(
+    'When start is %p, parseSearchParams answers 400 start parameter is invalid',
+    (start) => {
+      expect(errorOf(search({ start }))).toBe(S.startInvalid);
+    },
+  );
+
+  it.each([
+    ['10', 10],
+    ['55', 55],
+    ['100', 100],
+  ])('When len is %p, parseSearchParams reads %i', (len, expected) => {
+    expect(value(search({ len })).len).toBe(expected);
+  });
+
+  it.each(['9', '0', '101', '-10', '10.5', 'ten'])(
+    'When len is %p, parseSearchParams answers 400 len parameter is invalid',
+    (len) => {
+      expect(errorOf(search({ len }))).toBe(S.lenInvalid);
+    },
+  );
+
+  it('When start is 990, len is fixed at 10', () => {
+    expect(value(search({ start: '990', len: '100' })).len).toBe(10);
+  });
+
+  it('When start is 990 and len is invalid, parseSearchParams still answers len parameter is invalid', () => {
+    expect(errorOf(search({ start: '990', len: '500' }))).toBe(S.lenInvalid);
+  });
+
+  it.each([
+    ['0', 0],
+    ['1', 1],
+  ])('When sort is %p, parseSearchParams reads %i', (sort, expected) => {
+    expect(value(search({ sort })).sort).toBe(expected);
+  });
+
+  it.each(['2', '-1', 'date', '01', 'true'])(
+    'When sort is %p, parseSearchParams answers 400 sort parameter is invalid',
+    (sort) => {
+      expect(errorOf(search({ sort }))).toBe(S.sortInvalid);
+    },
+  );
+
+  it.each([
+    ['0', '0'],
+    ['1700000000', '1700000000'],
+    ['253402300799', '253402300799'],
+    ['0001700000000', '1700000000'],
+  ])('When startdate is %p, parseSearchParams reads %p', (startdate, expected) => {
+    expect(value(search({ startdate })).startdate).toBe(expected);
+  });
+
+  it.each(['-1', '1.5', 'yesterday', '253402300800', '1700000000000', '2024-01-01'])(
+    'When startdate is %p, parseSearchParams answers 400 startdate parameter is invalid',
+    (startdate) => {
+      expect(errorOf(search({ startdate }))).toBe(S.startdateInvalid);
+    },
+  );
+
+  it.each(['-1', 'x', '253402300800'])(
+    'When enddate is %p, parseSearchParams answers 400 enddate parameter is invalid',
+    (enddate) => {
+      expect(errorOf(search({ enddate }))).toBe(S.enddateInvalid);
+    },
+  );
+
+  it('When enddate is before startdate, parseSearchParams answers 400 enddate parameter is invalid', () => {
+    expect(errorOf(search({ startdate: '200', enddate: '100' }))).toBe(S.enddateInvalid);
+  });
+
+  it('When enddate equals startdate, parseSearchParams accepts the period', () => {
+    const p = value(search({ startdate: '100', enddate: '100' }));
+    expect([p.startdate, p.enddate]).toEqual(['100', '100']);
+  });
+
+  it.each(['ca', 'ex_ca', 'start', 'len', 'sort', 'startdate', 'enddate'] as const)(
+    'When %s is empty or blank, it counts as absent',
+    (name) => {
+      expect(value(search({ [name]: '' }))).toEqual(value(search({})));
+      expect(value(search({ [name]: '  ' }))).toEqual(value(search({})));
+    },
+  );
+
+  describe('check order follows the spec table', () => {
+    const allBad: SearchParamsInput = {
+      q: 'a'.repeat(2000),
+      ca: 'x',
+      ex_ca: 'x',
+      start: 'x',
+      len: 'x',
+      sort: 'x',
+      startdate: 'x',
+      enddate: 'x',
+    };
+    const order: [keyof SearchParamsInput, ContractError][] = [
+      ['q', S.qTooLong],
+      ['ca', S.caInvalid],
+      ['ex_ca', S.exCaInvalid],
+      ['start', S.startInvalid],
+      ['len', S.lenInvalid],
+      ['sort', S.sortInvalid],
+      ['startdate', S.startdateInvalid],
+      ['enddate', S.enddateInvalid],
+    ];
+
+    it('When q is missing and everything else is bad, parseSearchParams answers q is null', () => {
+      expect(errorOf(parseSearchParams({ ...allBad, q: undefined }))).toBe(S.qNull);
+    });
+
+    it.each(order.map(([name, e], i) => [name, e.text, i] as const))(
+      'When %s is the first bad parameter, parseSearchParams answers %s',
+      (_name, _text, i) => {
+        const raw: SearchParamsInput = { ...allBad };
+        for (const [fixed] of order.slice(0, i)) raw[fixed] = fixed === 'q' ? 'ok' : undefined;
+        expect(errorOf(parseSearchParams(raw))).toBe(order[i]![1]);
+      },
+    );
+  });
+});
+
+describe('parseFieldUpdate', () => {
+  it.each(
+    labelled<string | null | undefined>([
+      ['missing', undefined, F.fieldnameNull],
+      ['null', null, F.fieldnameNull],
+      ['empty', '', F.fieldnameEmpty],
+      ['whitespace only', '  ', F.fieldnameEmpty],
+      ['not {type}_{name}', 'view', F.fieldnameInvalid],
+      ['an unknown type', 'number_view', F.fieldnameInvalid],
+      ['a name with a dash', 'score_a-b', F.fieldnameInvalid],
+      ['padded with spaces', ' score_view', F.fieldnameInvalid],
+      ['a reserved name part under score', 'score_title', F.fieldnameInvalid],
+      ['a reserved name part under score (image)', 'score_image', F.fieldnameInvalid],
+      ['a contents field', 'contents_author', F.fieldtypeInvalid],
+      ['an icontents field', 'icontents_tag', F.fieldtypeInvalid],
+      ['the reserved title', 'icontents_title', F.fieldtypeInvalid],
+      ['categories', 'categories', F.fieldtypeInvalid],
+    ]),
+  )('When fieldname is %s, parseFieldUpdate answers %s', (_what, _label, fieldname, expected) => {
+    expect(errorOf(parseFieldUpdate({ fieldname, fieldvalue: '1' }))).toBe(expected);
+  });
+
+  it.each(
+    labelled<string | null | undefined>([
+      ['missing', undefined, F.fieldvalueNull],
+      ['null', null, F.fieldvalueNull],
+      ['empty', '', F.fieldvalueInvalid],
+      ['a float', '1.5', F.fieldvalueInvalid],
+      ['1.0', '1.0', F.fieldvalueInvalid],
+      ['an exponent', '1e3', F.fieldvalueInvalid],
+      ['a plus sign', '+1', F.fieldvalueInvalid],
+      ['padded', ' 1', F.fieldvalueInvalid],
+      ['a word', 'ten', F.fieldvalueInvalid],
+      ['int64 max + 1', '9223372036854775808', F.fieldvalueInvalid],
+      ['int64 min - 1', '-9223372036854775809', F.fieldvalueInvalid],
+    ]),
+  )('When fieldvalue is %s, parseFieldUpdate answers %s', (_what, _label, fieldvalue, expected) => {
+    expect(errorOf(parseFieldUpdate({ fieldname: 'score_view', fieldvalue }))).toBe(expected);
+  });
+
+  it.each([
+    ['9223372036854775807', '9223372036854775807'],
+    ['-9223372036854775808', '-9223372036854775808'],
+    ['0', '0'],
+    ['-0', '0'],
+    ['007', '7'],
+    ['-15', '-15'],
+  ])('When fieldvalue is %p, parseFieldUpdate reads exactly %p', (fieldvalue, expected) => {
+    expect(value(parseFieldUpdate({ fieldname: 'score_view', fieldvalue }))).toEqual({
+      fieldname: 'score_view',
+      value: expected,
+    });
+  });
+
+  it.each(['-1', '253402300800', '1700000000000', '1.5'])(
+    'When score_regdate gets %p, parseFieldUpdate answers 400 fieldvalue is invalid',
+    (fieldvalue) => {
+      expect(errorOf(parseFieldUpdate({ fieldname: 'score_regdate', fieldvalue }))).toBe(
+        F.fieldvalueInvalid,
+      );
+    },
+  );
+
+  it('When score_regdate gets 253402300799, parseFieldUpdate accepts it', () => {
+    const r = parseFieldUpdate({ fieldname: 'score_regdate', fieldvalue: '253402300799' });
+    expect(value(r).value).toBe('253402300799');
+  });
+
+  it('checks the fieldname before the fieldvalue', () => {
+    expect(errorOf(parseFieldUpdate({ fieldname: 'contents_x' }))).toBe(F.fieldtypeInvalid);
+    expect(errorOf(parseFieldUpdate({ fieldname: 'bad' }))).toBe(F.fieldnameInvalid);
+  });
+});
