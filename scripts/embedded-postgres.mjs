@@ -73,7 +73,10 @@ export async function startEmbeddedPostgres({ dataDir, port, persistent = true, 
   try {
     await server.start();
   } catch (err) {
-    throw new Error(`embedded PostgreSQL did not start in ${dataDir}: ${err ?? 'it exited early'}`, { cause: err });
+    throw new Error(
+      `embedded PostgreSQL did not start in ${dataDir}: ${err ?? 'it exited early'}`,
+      { cause: err },
+    );
   }
   const url = (db) => `postgres://postgres:${password}@127.0.0.1:${chosenPort}/${db}`;
   return {
@@ -83,7 +86,9 @@ export async function startEmbeddedPostgres({ dataDir, port, persistent = true, 
       const client = new pg.Client({ connectionString: url('postgres') });
       await client.connect();
       try {
-        const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+        const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [
+          name,
+        ]);
         if (!rowCount) await client.query(`CREATE DATABASE "${name}"`);
       } finally {
         await client.end();

@@ -56,7 +56,12 @@ async function cleanUpPreviousRun() {
   } catch {
     /* unreadable state: nothing to clean */
   }
-  if (state.launcher && state.launcher !== process.pid && alive(state.launcher) && cmdline(state.launcher).includes('start.mjs')) {
+  if (
+    state.launcher &&
+    state.launcher !== process.pid &&
+    alive(state.launcher) &&
+    cmdline(state.launcher).includes('start.mjs')
+  ) {
     say(`stopping an earlier launcher (pid ${state.launcher})`);
     await stopPid(state.launcher, 'start.mjs');
   }
@@ -72,8 +77,12 @@ function loadCredentials() {
     /* first run */
   }
   const creds = {
-    feedJwtSecret: process.env.FEED_JWT_SECRET ?? saved.feedJwtSecret ?? crypto.randomBytes(32).toString('hex'),
-    searchAdminToken: process.env.SEARCH_ADMIN_TOKEN ?? saved.searchAdminToken ?? crypto.randomBytes(24).toString('hex'),
+    feedJwtSecret:
+      process.env.FEED_JWT_SECRET ?? saved.feedJwtSecret ?? crypto.randomBytes(32).toString('hex'),
+    searchAdminToken:
+      process.env.SEARCH_ADMIN_TOKEN ??
+      saved.searchAdminToken ??
+      crypto.randomBytes(24).toString('hex'),
     collection: saved.collection,
   };
   return creds;
@@ -114,7 +123,9 @@ function startService(name, script, env) {
 async function prepareSearchCollection(searchUrl, creds) {
   const auth = { Authorization: `Bearer ${creds.searchAdminToken}` };
   if (creds.collection) {
-    const res = await fetch(`${searchUrl}/admin/collections/${creds.collection.collection_id}`, { headers: auth });
+    const res = await fetch(`${searchUrl}/admin/collections/${creds.collection.collection_id}`, {
+      headers: auth,
+    });
     if (res.ok) return creds.collection;
   }
   const res = await fetch(`${searchUrl}/admin/collections`, {
@@ -122,22 +133,29 @@ async function prepareSearchCollection(searchUrl, creds) {
     headers: { ...auth, 'Content-Type': 'application/json' },
     body: JSON.stringify({ max_documents: 100000 }),
   });
-  if (res.status !== 201) throw new Error(`POST /admin/collections answered ${res.status}: ${await res.text()}`);
+  if (res.status !== 201)
+    throw new Error(`POST /admin/collections answered ${res.status}: ${await res.text()}`);
   return res.json();
 }
 
 async function mintFeedToken(env) {
   const script = path.join(root, 'services/feed-service/dist/cli/token.js');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, '--sub', 'dev', '--scope', 'hub:read hub:write', '--ttl', '30d'], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [script, '--sub', 'dev', '--scope', 'hub:read hub:write', '--ttl', '30d'],
+      {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(err.trim() || `token CLI exit ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(out.trim()) : reject(new Error(err.trim() || `token CLI exit ${code}`)),
+    );
   });
 }
 
@@ -189,7 +207,12 @@ async function main() {
   saveCredentials(creds);
   const feedUrl = `http://127.0.0.1:${feedPort}`;
   const searchUrl = `http://127.0.0.1:${searchPort}`;
-  const feedEnv = { PORT: String(feedPort), DATABASE_URL: feedDb, FEED_JWT_SECRET: creds.feedJwtSecret, FEED_BASE_URL: process.env.FEED_BASE_URL ?? feedUrl };
+  const feedEnv = {
+    PORT: String(feedPort),
+    DATABASE_URL: feedDb,
+    FEED_JWT_SECRET: creds.feedJwtSecret,
+    FEED_BASE_URL: process.env.FEED_BASE_URL ?? feedUrl,
+  };
   const searchEnv = {
     PORT: String(searchPort),
     DATABASE_URL: searchDb,
@@ -198,11 +221,25 @@ async function main() {
     SEARCH_URL: process.env.SEARCH_URL ?? searchUrl,
     THUMBNAIL_URL: process.env.THUMBNAIL_URL ?? `${searchUrl}/thumbnails`,
   };
-  const feed = startService('feed-service', path.join(root, 'services/feed-service/dist/main.js'), feedEnv);
-  const search = startService('search-service', path.join(root, 'services/search-service/dist/main.js'), searchEnv);
+  const feed = startService(
+    'feed-service',
+    path.join(root, 'services/feed-service/dist/main.js'),
+    feedEnv,
+  );
+  const search = startService(
+    'search-service',
+    path.join(root, 'services/search-service/dist/main.js'),
+    searchEnv,
+  );
   children.push(feed, search);
-  fs.writeFileSync(stateFile, JSON.stringify({ launcher: process.pid, services: [feed.pid, search.pid] }));
-  await Promise.all([waitHealthy(feedUrl, feed, 'feed-service'), waitHealthy(searchUrl, search, 'search-service')]);
+  fs.writeFileSync(
+    stateFile,
+    JSON.stringify({ launcher: process.pid, services: [feed.pid, search.pid] }),
+  );
+  await Promise.all([
+    waitHealthy(feedUrl, feed, 'feed-service'),
+    waitHealthy(searchUrl, search, 'search-service'),
+  ]);
 
   let feedToken = '(token CLI unavailable)';
   try {

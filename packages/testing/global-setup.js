@@ -10,11 +10,18 @@ module.exports = async function globalSetup() {
     process.env.TEST_ADMIN_DATABASE_URL = process.env.DATABASE_URL;
     return;
   }
-  const { startEmbeddedPostgres } = await import(path.join(__dirname, '../../scripts/embedded-postgres.mjs'));
+  const { startEmbeddedPostgres } = await import(
+    path.join(__dirname, '../../scripts/embedded-postgres.mjs')
+  );
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-test-pg-'));
   fs.chmodSync(dataDir, 0o755);
-  const server = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'data'), persistent: false });
+  const server = await startEmbeddedPostgres({
+    dataDir: path.join(dataDir, 'data'),
+    persistent: false,
+  });
   globalThis.__EMBEDDED_PG__ = { server, dataDir };
   process.env.TEST_ADMIN_DATABASE_URL = server.url('postgres');
-  process.stderr.write(`\n[test harness] DATABASE_URL not set: using an embedded PostgreSQL on port ${server.port}\n`);
+  process.stderr.write(
+    `\n[test harness] DATABASE_URL not set: using an embedded PostgreSQL on port ${server.port}\n`,
+  );
 };

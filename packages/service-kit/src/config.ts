@@ -47,8 +47,10 @@ export class ConfigReader {
       this.problems.push(`${name} must be an integer (got "${v}")`);
       return opt.default ?? 0;
     }
-    if (opt.min !== undefined && n < opt.min) this.problems.push(`${name} must be >= ${opt.min} (got ${n})`);
-    if (opt.max !== undefined && n > opt.max) this.problems.push(`${name} must be <= ${opt.max} (got ${n})`);
+    if (opt.min !== undefined && n < opt.min)
+      this.problems.push(`${name} must be >= ${opt.min} (got ${n})`);
+    if (opt.max !== undefined && n > opt.max)
+      this.problems.push(`${name} must be <= ${opt.max} (got ${n})`);
     return n;
   }
 

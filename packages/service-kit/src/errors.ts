@@ -11,7 +11,10 @@ export class ServiceError extends Error {
   readonly status: number;
   readonly text: string;
   readonly headers: Record<string, string>;
-  constructor(error: ContractErrorLike, options: { cause?: unknown; headers?: Record<string, string> } = {}) {
+  constructor(
+    error: ContractErrorLike,
+    options: { cause?: unknown; headers?: Record<string, string> } = {},
+  ) {
     super(error.text, { cause: options.cause });
     this.name = 'ServiceError';
     this.status = error.status;

@@ -26,7 +26,14 @@ export function requestContext(logger: Logger, metrics?: Metrics): RequestHandle
       metrics?.httpRequests.inc(labels);
       metrics?.httpDuration.observe(labels, seconds);
       logger.info(
-        { reqId: req.id, method: req.method, path: req.path, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 },
+        {
+          reqId: req.id,
+          method: req.method,
+          path: req.path,
+          route,
+          status: res.statusCode,
+          ms: Math.round(seconds * 1e4) / 10,
+        },
         'request',
       );
     });

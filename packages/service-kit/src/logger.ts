@@ -4,5 +4,10 @@ export type Logger = pino.Logger;
 
 /** Structured JSON logs, one object per line, with the service name on every line. */
 export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({ name: service, level, base: { service }, timestamp: pino.stdTimeFunctions.isoTime });
+  return pino({
+    name: service,
+    level,
+    base: { service },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  });
 }

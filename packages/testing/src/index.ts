@@ -12,7 +12,8 @@ export interface TestDatabase {
 
 function adminUrl(): string {
   const url = process.env.TEST_ADMIN_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (!url) throw new Error('no test database: run tests through jest (global setup) or set DATABASE_URL');
+  if (!url)
+    throw new Error('no test database: run tests through jest (global setup) or set DATABASE_URL');
   return url;
 }
 
@@ -27,7 +28,11 @@ function withDatabase(url: string, database: string): string {
  * `const db = await createTestDatabase({ migrationsDir, migrationsTable })` in beforeAll,
  * `await db.drop()` in afterAll.
  */
-export async function createTestDatabase(opts: { migrationsDir: string; migrationsTable: string; poolSize?: number }): Promise<TestDatabase> {
+export async function createTestDatabase(opts: {
+  migrationsDir: string;
+  migrationsTable: string;
+  poolSize?: number;
+}): Promise<TestDatabase> {
   const admin = adminUrl();
   const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const client = new pg.Client({ connectionString: admin });
@@ -55,3 +60,4 @@ export async function createTestDatabase(opts: { migrationsDir: string; migratio
     },
   };
 }
+export * from './openapi';
