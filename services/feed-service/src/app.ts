@@ -1,26 +1,100 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type pg from 'pg';
-import { createLogger, createMetrics, operationsRouter, requestContext, type Logger, type Metrics } from '@hub/service-kit';
+import {
+  createLogger,
+  createMetrics,
+  operationsRouter,
+  requestContext,
+  type Logger,
+  type Metrics,
+} from '@hub/service-kit';
+import { FeedCache } from './cache/feed-cache';
+import { InvalidationListener } from './cache/invalidation';
 import type { FeedConfig } from './config';
+import type { FeedContext } from './domain/context';
+import { Authenticator } from './http/auth';
+import type { HttpContext } from './http/context';
 import { errorHandler, notFoundHandler } from './http/errors';
+import { createFastPath, FastPathStats } from './http/fast-path';
+import { FeedResponder } from './http/feed-response';
+import { Negotiator } from './http/negotiation';
+import { feedRoutes } from './http/routes';
+import { ItemsRepository } from './store/items';
 
 export interface FeedDeps {
   config: FeedConfig;
   pool: pg.Pool;
   logger?: Logger;
   metrics?: Metrics;
+  /** milliseconds since the epoch; tests pin it */
+  clock?: () => number;
+  /** serve cached reads from raw node:http in front of Express (default true) */
+  fastPath?: boolean;
+  /** cache rendered feeds, kept valid by LISTEN/NOTIFY on a dedicated connection (default true) */
+  cache?: boolean;
 }
 
-/** Builds the feed-service Express app; no listening, no process concerns (see main.ts). */
-export function createApp(deps: FeedDeps): express.Express {
+/** A request listener (what http.createServer and supertest take) with its parts and a close(). */
+export type FeedApp = ((req: IncomingMessage, res: ServerResponse) => void) & {
+  express: express.Express;
+  context: HttpContext;
+  fastPathStats: FastPathStats;
+  /** the LISTEN/NOTIFY connection keeping the cache valid (absent when caching is off) */
+  listener?: InvalidationListener;
+  /** resolves once the rendered-feed cache is live (immediately when caching is off) */
+  ready: Promise<void>;
+  /** stops the invalidation listener and timers (the pool belongs to the caller) */
+  close(): Promise<void>;
+};
+
+/** Builds the feed-service; no listening, no process concerns (see main.ts). */
+export function createApp(deps: FeedDeps): FeedApp {
+  const { config, pool } = deps;
   const logger = deps.logger ?? createLogger('feed-service', 'silent');
   const metrics = deps.metrics ?? createMetrics('feed-service');
+  const clock = deps.clock ?? Date.now;
+
+  const cache = new FeedCache(clock);
+  const domain: FeedContext = { config, items: new ItemsRepository(pool), cache, clock };
+  const negotiator = new Negotiator(config.vendor);
+  const h: HttpContext = {
+    domain,
+    auth: new Authenticator(config.jwt, clock),
+    negotiator,
+    responder: new FeedResponder(negotiator, config.cacheMaxAge),
+  };
+
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.set('query parser', false);
+  app.set('case sensitive routing', true);
   app.use(requestContext(logger, metrics));
-  app.use(operationsRouter({ database: () => deps.pool.query('SELECT 1'), metrics }));
+  app.use(operationsRouter({ database: () => pool.query('SELECT 1'), metrics }));
+  app.use(feedRoutes(h));
   app.use(notFoundHandler);
-  app.use(errorHandler(logger));
-  return app;
+  app.use(errorHandler(logger, negotiator));
+
+  const listener =
+    deps.cache === false ? undefined : new InvalidationListener(config.databaseUrl, cache, logger);
+  const ready = listener ? listener.start() : Promise.resolve();
+  const stats = new FastPathStats(logger, metrics);
+  const fast = deps.fastPath === false ? undefined : createFastPath(h, stats);
+
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    if (fast?.(req, res)) return;
+    app(req, res);
+  };
+  return Object.assign(handler, {
+    express: app,
+    context: h,
+    fastPathStats: stats,
+    listener,
+    ready,
+    async close() {
+      stats.stop();
+      await listener?.close();
+    },
+  });
 }

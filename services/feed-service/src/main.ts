@@ -10,10 +10,23 @@ export const MIGRATIONS_TABLE = 'feed_migrations';
 async function main() {
   const config = loadConfig();
   const logger = createLogger('feed-service', config.logLevel);
-  await runMigrations({ databaseUrl: config.databaseUrl, dir: MIGRATIONS_DIR, table: MIGRATIONS_TABLE, logger });
+  await runMigrations({
+    databaseUrl: config.databaseUrl,
+    dir: MIGRATIONS_DIR,
+    table: MIGRATIONS_TABLE,
+    logger,
+  });
   const pool = createPool(config.databaseUrl);
   const app = createApp({ config, pool, logger, metrics: createMetrics('feed-service') });
-  await serve({ handler: app, port: config.port, logger, close: () => pool.end() });
+  await serve({
+    handler: app,
+    port: config.port,
+    logger,
+    close: async () => {
+      await app.close();
+      await pool.end();
+    },
+  });
 }
 
 main().catch((err) => {

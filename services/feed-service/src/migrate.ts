@@ -7,7 +7,12 @@ async function migrate() {
   const databaseUrl = r.url('DATABASE_URL', { protocols: ['postgres', 'postgresql'] });
   r.done('feed-service migrate');
   const logger = createLogger('feed-service');
-  await runMigrations({ databaseUrl, dir: path.join(__dirname, '..', 'migrations'), table: 'feed_migrations', logger });
+  await runMigrations({
+    databaseUrl,
+    dir: path.join(__dirname, '..', 'migrations'),
+    table: 'feed_migrations',
+    logger,
+  });
   logger.info('migrations applied');
 }
 

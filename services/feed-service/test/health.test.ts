@@ -1,22 +1,26 @@
-import path from 'node:path';
 import request from 'supertest';
-import { createTestDatabase, type TestDatabase } from '@hub/testing';
-import { createApp } from '../src/app';
+import type { TestDatabase } from '@hub/testing';
 import { loadConfig } from '../src/config';
+import { closeApps, makeApp, openDatabase } from './helpers';
 
 let db: TestDatabase;
 beforeAll(async () => {
-  db = await createTestDatabase({ migrationsDir: path.join(__dirname, '..', 'migrations'), migrationsTable: 'feed_migrations' });
+  db = await openDatabase();
 });
-afterAll(() => db.drop());
+afterAll(async () => {
+  await closeApps();
+  await db.drop();
+});
 
 test('When the database answers, GET /healthz answers 200', async () => {
-  const app = createApp({ config: loadConfig({ DATABASE_URL: db.url }), pool: db.pool });
+  const app = await makeApp(db);
   const res = await request(app).get('/healthz');
   expect(res.status).toBe(200);
   expect(res.body).toEqual({ status: 'ok', checks: { database: 'ok' } });
 });
 
 test('When a setting is bad, loadConfig lists every problem at once', () => {
-  expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT must be an integer[\s\S]*DATABASE_URL is required/);
+  expect(() => loadConfig({ PORT: 'abc' })).toThrow(
+    /PORT must be an integer[\s\S]*DATABASE_URL is required[\s\S]*FEED_JWT_SECRET \(HS256\) or FEED_JWT_PUBLIC_KEY/,
+  );
 });

@@ -1,26 +1,110 @@
 import express from 'express';
 import type pg from 'pg';
-import { createLogger, createMetrics, operationsRouter, requestContext, type Logger, type Metrics } from '@hub/service-kit';
-import type { SearchConfig } from './config';
+import {
+  createLogger,
+  createMetrics,
+  operationsRouter,
+  requestContext,
+  type Logger,
+  type Metrics,
+} from '@hub/service-kit';
+import { adminRouter } from './admin/admin-router';
+import { mountPath, type SearchConfig } from './config';
+import { CallLimiter } from './http/call-limiter';
 import { errorHandler, notFoundHandler } from './http/errors';
+import { indexRoutes, searchRoutes, type RouteDeps } from './http/routes';
+import type { SearchIndex } from './index/search-index';
+import { CollectionDirectory } from './store/collections';
+import { noThumbnails, type ThumbnailService } from './thumbnails/thumbnail-service';
 
 export interface SearchDeps {
   config: SearchConfig;
   pool: pg.Pool;
+  index: SearchIndex;
+  thumbnails?: ThumbnailService;
   logger?: Logger;
   metrics?: Metrics;
 }
 
-/** Builds the search-service Express app; no listening, no process concerns (see main.ts). */
-export function createApp(deps: SearchDeps): express.Express {
+/** What an app instance holds besides its routes (tests and main.ts reach them here). */
+export interface AppServices {
+  callLimiter: CallLimiter;
+  collections: CollectionDirectory;
+  index: SearchIndex;
+  thumbnails: ThumbnailService;
+  /** writes the locally counted API calls; call before the pool closes */
+  close(): Promise<void>;
+}
+
+export type SearchApp = express.Express & { services: AppServices };
+
+/**
+ * Builds the search-service Express app; no listening, no process concerns (see main.ts).
+ * Order: request context → operations (/healthz, /readyz, /metrics) → admin API (/admin) →
+ * the operations of the spec under the paths of {base_url} and {search_url} → 404 → errors.
+ */
+export function createApp(deps: SearchDeps): SearchApp {
+  const { config, pool, index } = deps;
   const logger = deps.logger ?? createLogger('search-service', 'silent');
   const metrics = deps.metrics ?? createMetrics('search-service');
+  const thumbnails = deps.thumbnails ?? noThumbnails;
+  const collections = new CollectionDirectory(pool, config.collectionCacheMs);
+  const callLimiter = new CallLimiter({
+    pool,
+    windowSeconds: config.apiCallWindowSeconds,
+    flushMs: config.apiCallFlushMs,
+    exactMargin: config.apiCallExactMargin,
+    logger,
+  });
+  const routeDeps: RouteDeps = {
+    pool,
+    index,
+    thumbnails,
+    logger,
+    collections,
+    callLimiter,
+    maxBodyBytes: config.maxBodyBytes,
+  };
+
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestContext(logger, metrics));
-  app.use(operationsRouter({ database: () => deps.pool.query('SELECT 1'), metrics }));
+  app.use(
+    operationsRouter({
+      database: () => pool.query('SELECT 1'),
+      readiness: { search_engine: () => index.ping() },
+      metrics,
+    }),
+  );
+  app.use(
+    '/admin',
+    adminRouter({
+      pool,
+      adminToken: config.adminToken,
+      index,
+      thumbnails,
+      collections,
+      callLimiter,
+      defaults: {
+        maxDocuments: config.defaultMaxDocuments,
+        maxApiCalls: config.defaultMaxApiCalls,
+        thumbnailSize: config.defaultThumbnailSize,
+      },
+      logger,
+    }),
+  );
+  app.use(mountPath(config.baseUrl) || '/', indexRoutes(routeDeps));
+  app.use(mountPath(config.searchUrl) || '/', searchRoutes(routeDeps));
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
-  return app;
+
+  const services: AppServices = {
+    callLimiter,
+    collections,
+    index,
+    thumbnails,
+    close: () => callLimiter.close(),
+  };
+  return Object.assign(app, { services });
 }

@@ -1,19 +1,101 @@
+import { parseThumbnailSize, SEARCH_LIMITS } from '@hub/contracts';
 import { ConfigReader } from '@hub/service-kit';
 
 export interface SearchConfig {
   port: number;
   databaseUrl: string;
   logLevel: string;
+  /** connections of the service's pool */
+  databasePoolSize: number;
+  /** Bearer token of the admin API (/admin/collections) */
+  adminToken: string;
+  /** public address of add, update, field update, delete and status ({base_url}) */
+  baseUrl: string;
+  /** public address of search ({search_url}) */
+  searchUrl: string;
+  /** public address of the thumbnail image host ({thumbnail_url}) */
+  thumbnailUrl: string;
+  /** limits given to a new collection when the admin API does not name them */
+  defaultMaxDocuments: number;
+  defaultMaxApiCalls: number;
+  defaultThumbnailSize: string;
+  /** length of one API call limit window (fixed windows aligned to the UNIX epoch) */
+  apiCallWindowSeconds: number;
+  /** how often an instance adds its locally counted calls to the shared counter */
+  apiCallFlushMs: number;
+  /** below this many calls before the limit, every call is checked against the database */
+  apiCallExactMargin: number;
+  /** largest request body (form parameters), in bytes */
+  maxBodyBytes: number;
+  /** how long a collection (key hash, limits) is reused from memory; 0 reads it every time */
+  collectionCacheMs: number;
+}
+
+/** The path part of a public address: routes are mounted under it ('' for the root). */
+export function mountPath(publicUrl: string): string {
+  return new URL(publicUrl).pathname.replace(/\/+$/, '');
 }
 
 /** Environment → typed config; every bad or missing setting is reported at once. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): SearchConfig {
   const r = new ConfigReader(env);
+  const port = r.int('PORT', { default: 8081, min: 0, max: 65535 });
+  const local = `http://127.0.0.1:${port}`;
+  const baseUrl = r.url('SEARCH_BASE_URL', { default: local, protocols: ['http', 'https'] });
   const config: SearchConfig = {
-    port: r.int('PORT', { default: 8081, min: 0, max: 65535 }),
+    port,
     databaseUrl: r.url('DATABASE_URL', { protocols: ['postgres', 'postgresql'] }),
-    logLevel: r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    logLevel: r.oneOf(
+      'LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+      'info',
+    ),
+    databasePoolSize: r.int('SEARCH_DB_POOL_SIZE', { default: 20, min: 2, max: 500 }),
+    adminToken: r.string('SEARCH_ADMIN_TOKEN'),
+    baseUrl,
+    searchUrl: r.url('SEARCH_URL', { default: baseUrl, protocols: ['http', 'https'] }),
+    thumbnailUrl: r.url('THUMBNAIL_URL', {
+      default: `${baseUrl}/thumbnails`,
+      protocols: ['http', 'https'],
+    }),
+    defaultMaxDocuments: r.int('SEARCH_DEFAULT_MAX_DOCUMENTS', {
+      default: 100_000,
+      min: 0,
+      max: 2_000_000_000,
+    }),
+    defaultMaxApiCalls: r.int('SEARCH_DEFAULT_MAX_API_CALLS', {
+      default: 1_000_000,
+      min: 0,
+      max: Number.MAX_SAFE_INTEGER,
+    }),
+    defaultThumbnailSize: r.string('SEARCH_DEFAULT_THUMBNAIL_SIZE', {
+      default: SEARCH_LIMITS.defaultThumbnailSize,
+    }),
+    apiCallWindowSeconds: r.int('SEARCH_API_CALL_WINDOW_SECONDS', {
+      default: 86_400,
+      min: 1,
+      max: 31 * 86_400,
+    }),
+    apiCallFlushMs: r.int('SEARCH_API_CALL_FLUSH_MS', { default: 250, min: 10, max: 60_000 }),
+    apiCallExactMargin: r.int('SEARCH_API_CALL_EXACT_MARGIN', { default: 50, min: 0, max: 1e6 }),
+    maxBodyBytes: r.int('SEARCH_MAX_BODY_BYTES', {
+      default: 1024 * 1024,
+      min: 4096,
+      max: 64 * 1024 * 1024,
+    }),
+    collectionCacheMs: r.int('SEARCH_COLLECTION_CACHE_MS', { default: 1000, min: 0, max: 60_000 }),
   };
+  if (config.adminToken && config.adminToken.length < 16) {
+    r.problem('SEARCH_ADMIN_TOKEN must be at least 16 characters');
+  }
+  const size = parseThumbnailSize(config.defaultThumbnailSize);
+  if (!size) {
+    r.problem(
+      `SEARCH_DEFAULT_THUMBNAIL_SIZE must look like 130X130 (got "${config.defaultThumbnailSize}")`,
+    );
+  } else {
+    config.defaultThumbnailSize = `${size.width}X${size.height}`;
+  }
   r.done('search-service');
   return config;
 }

@@ -1,14 +1,110 @@
+import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { FEED_ERRORS } from '@hub/contracts';
+import { create } from 'xmlbuilder2';
+import { FEED_ERRORS, type FeedFormat } from '@hub/contracts';
 import { ServiceError, type Logger } from '@hub/service-kit';
+import type { Negotiator } from './negotiation';
 
-export const notFoundHandler: RequestHandler = (_req, _res, next) => next(new ServiceError(FEED_ERRORS.notFound));
+export const ERROR_CONTENT_TYPES: Record<FeedFormat, string> = {
+  json: 'application/json;charset=utf-8',
+  xml: 'application/xml;charset=utf-8',
+};
 
-/** The one error handler: every failure becomes a ServiceError body. */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+/**
+ * The one error body, in the negotiated format:
+ * JSON `{"error":{"status":401,"message":"..."}}` or
+ * XML `<error><status>401</status><message>...</message></error>`.
+ */
+export function errorBody(format: FeedFormat, status: number, message: string): string {
+  if (format === 'json') return JSON.stringify({ error: { status, message } });
+  const doc = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '\uFFFD' }).ele(
+    'error',
+  );
+  doc.ele('status').txt(String(status));
+  doc.ele('message').txt(message);
+  return doc.end({ prettyPrint: false });
+}
+
+export function writeError(res: ServerResponse, err: ServiceError, format: FeedFormat): void {
+  const body = Buffer.from(errorBody(format, err.status, err.text), 'utf8');
+  res.writeHead(err.status, {
+    ...err.headers,
+    'Content-Type': ERROR_CONTENT_TYPES[format],
+    'Content-Length': String(body.length),
+    'Cache-Control': 'no-store',
+    Vary: 'Accept',
+  });
+  res.end(body);
+}
+
+export const notFoundHandler: RequestHandler = (_req, _res, next) =>
+  next(new ServiceError(FEED_ERRORS.notFound));
+
+/** 405 for a path that exists, naming the methods it has. */
+export function methodNotAllowed(allow: string): RequestHandler {
+  return (_req, _res, next) =>
+    next(new ServiceError(FEED_ERRORS.methodNotAllowed, { headers: { Allow: allow } }));
+}
+
+function withDetail(row: { status: number; text: string }, detail: string): ServiceError {
+  return new ServiceError({ status: row.status, text: `${row.text}: ${detail}` });
+}
+
+/**
+ * Anything thrown → a ServiceError. What a client can cause (bodies too large, bad JSON,
+ * unsupported charsets, undecodable paths) stays a 4xx; only our own faults are 500s.
+ */
+export function toServiceError(err: unknown): ServiceError {
+  if (err instanceof ServiceError) return err;
+  const e = err as { type?: string; status?: number; statusCode?: number } | undefined;
+  switch (e?.type) {
+    case 'entity.too.large':
+      return new ServiceError(FEED_ERRORS.payloadTooLarge, { cause: err });
+    case 'entity.parse.failed':
+      return withDetail(FEED_ERRORS.invalidParameter, 'the body is not valid JSON');
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+      return new ServiceError(FEED_ERRORS.unsupportedMediaType, { cause: err });
+  }
+  if (isDatabaseUnavailable(err)) return new ServiceError(FEED_ERRORS.unavailable, { cause: err });
+  const status = e?.status ?? e?.statusCode;
+  if (err instanceof URIError || (typeof status === 'number' && status >= 400 && status < 500)) {
+    return new ServiceError(FEED_ERRORS.invalidParameter, { cause: err });
+  }
+  return new ServiceError(FEED_ERRORS.serverError, { cause: err });
+}
+
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+
+/** The database is down, restarting or full: 503 (the spec's "server error" row), not 500. */
+function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | undefined;
+  if (typeof e?.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
+  return (
+    typeof e?.message === 'string' &&
+    /Connection terminated|timeout exceeded when trying to connect/.test(e.message)
+  );
+}
+
+/** The one error handler: every failure becomes one body in the negotiated format. */
+export function errorHandler(logger: Logger, negotiator: Negotiator): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const e = err instanceof ServiceError ? err : new ServiceError(FEED_ERRORS.serverError, { cause: err });
+    const e = toServiceError(err);
     if (e.status >= 500) logger.error({ reqId: req.id, err }, 'request failed');
-    res.status(e.status).json({ error: { status: e.status, message: e.text } });
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    writeError(res, e, negotiator.errorFormat(req.headers.accept));
   };
 }

@@ -1,16 +1,48 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { SEARCH_ERRORS } from '@hub/contracts';
-import { ServiceError, type Logger } from '@hub/service-kit';
+import { ServiceError, type ContractErrorLike, type Logger } from '@hub/service-kit';
 
-export const notFoundHandler: RequestHandler = (_req, res) => {
-  res.status(404).type('text/plain; charset=utf-8').send('not found');
+/**
+ * HTTP-level answers the spec has no row for (they happen before any contract check: the
+ * request is not one of the service's operations, or its body cannot be read). Kept here, in
+ * one place, and listed in the README.
+ */
+export const HTTP_ERRORS = {
+  notFound: { status: 404, text: 'not found' },
+  methodNotAllowed: { status: 405, text: 'method not allowed' },
+  badRequest: { status: 400, text: 'bad request' },
+  payloadTooLarge: { status: 413, text: 'request body too large' },
+  unsupportedMediaType: { status: 415, text: 'unsupported media type' },
+} as const satisfies Record<string, ContractErrorLike>;
+
+export const notFoundHandler: RequestHandler = (_req, _res, next) => {
+  next(new ServiceError(HTTP_ERRORS.notFound));
 };
+
+/** A client error raised by Express or body-parser (bad path escape, oversized body, ...). */
+function clientError(err: unknown): ContractErrorLike | null {
+  const status = (err as { status?: unknown; statusCode?: unknown } | null)?.status;
+  if (typeof status !== 'number' || status < 400 || status > 499) return null;
+  if (status === 413) return HTTP_ERRORS.payloadTooLarge;
+  if (status === 415) return HTTP_ERRORS.unsupportedMediaType;
+  if (status === 404) return HTTP_ERRORS.notFound;
+  return HTTP_ERRORS.badRequest;
+}
 
 /** The one error handler: contract errors answer their status and exact text as text/plain. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const e = err instanceof ServiceError ? err : new ServiceError(SEARCH_ERRORS.common.occurException, { cause: err });
-    if (e.status >= 500) logger.error({ reqId: req.id, err }, 'request failed');
+    let e: ServiceError;
+    if (err instanceof ServiceError) e = err;
+    else {
+      const client = clientError(err);
+      e = new ServiceError(client ?? SEARCH_ERRORS.common.occurException, { cause: err });
+    }
+    if (e.status >= 500) logger.error({ reqId: req.id, err: e.cause ?? err }, e.text);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
     res.status(e.status).set(e.headers).type('text/plain; charset=utf-8').send(e.text);
   };
 }

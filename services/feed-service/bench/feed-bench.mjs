@@ -1,0 +1,402 @@
+#!/usr/bin/env node
+// `pnpm bench:feed` (root: build, then this). One run:
+//  1. a database: DATABASE_URL's server (a scratch database, dropped at the end) or an
+//     embedded PostgreSQL in a temporary folder;
+//  2. 100 items with realistic Korean text;
+//  3. the service (built dist/, fast path on) and a bare node:http server answering the
+//     same bytes, each in a child process; autocannon (programmatic) loads each at
+//     64 connections for 10 s: bare vs cached 200 (JSON, RSS), 304s, and the Express route
+//     alone (fast path off) for reference;
+//  4. 1,000,000 items (one INSERT … generate_series), then the uncached render (query +
+//     render, no cache) timed 50 times per feed and format.
+// Settings: FEED_BENCH_DURATION (s, 10), FEED_BENCH_CONNECTIONS (64), FEED_BENCH_ROWS
+// (1000000; 0 skips step 4), FEED_BENCH_RENDERS (50).
+import { fork } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const serviceDir = path.resolve(here, '..');
+const rootDir = path.resolve(serviceDir, '../..');
+const dist = (p) => path.join(serviceDir, 'dist', p);
+
+const DURATION = Number(process.env.FEED_BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.FEED_BENCH_CONNECTIONS ?? 64);
+const ROWS = Number(process.env.FEED_BENCH_ROWS ?? 1_000_000);
+const RENDERS = Number(process.env.FEED_BENCH_RENDERS ?? 50);
+const SECRET = crypto.randomBytes(32).toString('hex');
+const ACCEPT = {
+  json: 'application/vnd.vendor.resource-1.0+json;charset=utf-8',
+  xml: 'application/vnd.vendor.resource-1.0+xml;charset=utf-8',
+};
+
+// ---------------------------------------------------------------- the run
+async function main() {
+  const started = Date.now();
+  const autocannon = require('autocannon');
+  // autocannon appends every response body to a JS string (lib/pipelinedRequestsQueue.js
+  // addBody: \`req.body += data\`). For ~70 KB of Korean UTF-8 per response that decoding
+  // caps the client near 2,500 req/s whatever the server does, hiding the servers'
+  // differences. We check no bodies (no expectBody/verifyBody), so that accumulation is
+  // switched off here; bytes are still counted. FEED_BENCH_KEEP_BODIES=1 keeps it.
+  if (process.env.FEED_BENCH_KEEP_BODIES !== '1') {
+    require('autocannon/lib/pipelinedRequestsQueue.js').prototype.addBody = function addBody() {};
+  }
+  const jwt = require('jsonwebtoken');
+  const pg = require('pg');
+  const { runMigrations, createPool } = require('@hub/service-kit');
+  if (!fs.existsSync(dist('app.js')))
+    throw new Error('dist/ is missing: run `pnpm build` first (pnpm bench:feed does)');
+
+  const log = (s) => process.stdout.write(`${s}\n`);
+  const { url: dbUrl, cleanup } = await openDatabase(pg);
+  const children = [];
+  try {
+    await runMigrations({
+      databaseUrl: dbUrl,
+      dir: path.join(serviceDir, 'migrations'),
+      table: 'feed_migrations',
+    });
+    const pool = createPool(dbUrl, 4);
+    await insertRealisticItems(pool, 100);
+    log(
+      `database ready; 100 items (${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? '?'}, Node ${process.version})`,
+    );
+
+    const env = { ...process.env, BENCH_DB: dbUrl, BENCH_SECRET: SECRET };
+    const app = await child('serve-app', env, children);
+    const express = await child('serve-app', { ...env, BENCH_FAST_PATH: '0' }, children);
+    const token = jwt.sign({ scope: 'hub:read' }, SECRET, {
+      algorithm: 'HS256',
+      expiresIn: '1h',
+      subject: 'bench',
+    });
+    const appUrl = `http://127.0.0.1:${app.port}/hub/contents`;
+    const expressUrl = `http://127.0.0.1:${express.port}/hub/contents`;
+
+    // the bytes the bare server will send: what the service sends (minus the per-request headers)
+    const bodies = {};
+    for (const format of ['json', 'xml']) {
+      const r = await get(appUrl, { Accept: ACCEPT[format], Authorization: `Bearer ${token}` });
+      await get(expressUrl, { Accept: ACCEPT[format], Authorization: `Bearer ${token}` });
+      if (r.status !== 200) throw new Error(`warm-up GET answered ${r.status}`);
+      const headers = { ...r.headers };
+      delete headers.date;
+      delete headers.connection;
+      delete headers['keep-alive'];
+      bodies[format] = {
+        body: r.body.toString('base64'),
+        headers,
+        etag: r.headers.etag,
+        size: r.body.length,
+      };
+    }
+    const bare = await child('serve-bare', env, children, { bodies });
+    log(`bodies: JSON ${bodies.json.size} bytes, RSS ${bodies.xml.size} bytes`);
+
+    const load = async (name, server, url, headers, expectStatus) => {
+      const warm = await autocannon({ url, connections: CONNECTIONS, duration: 1, headers });
+      if (warm.errors) throw new Error(`${name}: ${warm.errors} errors in warm-up`);
+      const cpu0 = await cpuOf(server.process);
+      const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+      const cpu = (await cpuOf(server.process)) - cpu0;
+      const ok = expectStatus === 304 ? result['3xx'] : result['2xx'];
+      const bad = result.totalCompletedRequests - ok + result.errors + result.timeouts;
+      const row = {
+        name,
+        rps: Math.round(result.requests.average),
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        total: result.totalCompletedRequests,
+        cpuPerReq: cpu / Math.max(1, result.totalCompletedRequests),
+        bad,
+      };
+      log(
+        `  ${name.padEnd(38)} ${String(row.rps).padStart(7)} req/s   p50 ${String(row.p50).padStart(3)} ms   p99 ${String(row.p99).padStart(3)} ms   server CPU ${row.cpuPerReq.toFixed(1).padStart(6)} µs/req${bad ? `   (${bad} unexpected!)` : ''}`,
+      );
+      return row;
+    };
+    const auth = { Authorization: `Bearer ${token}` };
+    log(`\nload: autocannon, ${CONNECTIONS} connections, ${DURATION} s each (+1 s warm-up)`);
+    const rows = {};
+    const bareUrl = (f) => `http://127.0.0.1:${bare.port}/${f}`;
+    const json = { ...auth, Accept: ACCEPT.json };
+    const xml = { ...auth, Accept: ACCEPT.xml };
+    rows.bareJson = await load('bare node:http, JSON bytes', bare, bareUrl('json'), {}, 200);
+    rows.appJson = await load('service cached 200, JSON (fast path)', app, appUrl, json, 200);
+    rows.bareXml = await load('bare node:http, RSS bytes', bare, bareUrl('xml'), {}, 200);
+    rows.appXml = await load('service cached 200, RSS (fast path)', app, appUrl, xml, 200);
+    rows.app304 = await load('service 304, JSON (If-None-Match)', app, appUrl, { ...json, 'If-None-Match': bodies.json.etag }, 304);
+    rows.app304Xml = await load('service 304, RSS (If-None-Match)', app, appUrl, { ...xml, 'If-None-Match': bodies.xml.etag }, 304);
+    rows.expressJson = await load('Express route alone, cached 200, JSON', express, expressUrl, json, 200);
+
+    const ratio = (a, b) => (a / b).toFixed(2);
+    log('\nresults');
+    log('                           req/s ratio   server-CPU ratio (bare µs/req ÷ this µs/req)');
+    const both = (label, a, b, target) =>
+      log(`  ${label.padEnd(25)} ${ratio(a.rps, b.rps).padStart(5)}         ${ratio(b.cpuPerReq, a.cpuPerReq).padStart(5)}          ${target}`);
+    both('cached 200 JSON / bare', rows.appJson, rows.bareJson, '(target >= 0.7)');
+    both('cached 200 RSS / bare', rows.appXml, rows.bareXml, '(target >= 0.7)');
+    both('304 JSON / cached 200', rows.app304, rows.appJson, '(target > 1)');
+    both('304 RSS / cached 200', rows.app304Xml, rows.appXml, '(target > 1)');
+    both('Express alone / bare', rows.expressJson, rows.bareJson, '(reference)');
+
+    for (const c of children.splice(0)) c.kill();
+
+    if (ROWS > 0) {
+      log(`\nuncached render with ${ROWS.toLocaleString('en')} stored items`);
+      const t0 = Date.now();
+      await insertBulk(pool, ROWS);
+      log(`  bulk insert + ANALYZE: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      await renderTimings(pool, dbUrl, log);
+    } else {
+      log('\nFEED_BENCH_ROWS=0: uncached render step skipped');
+      await renderTimings(pool, dbUrl, log);
+    }
+    await pool.end();
+    log(`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  } finally {
+    for (const c of children) c.kill();
+    await cleanup();
+  }
+}
+
+/** p50/p99 of the uncached path (one snapshot query + render), called directly. */
+async function renderTimings(pool, dbUrl, log) {
+  const { loadConfig } = require(dist('config.js'));
+  const { ItemsRepository } = require(dist('store/items.js'));
+  const { FeedCache } = require(dist('cache/feed-cache.js'));
+  const { renderFromStore } = require(dist('domain/read-feed.js'));
+  const config = loadConfig({
+    DATABASE_URL: dbUrl,
+    FEED_JWT_SECRET: SECRET,
+    FEED_BASE_URL: 'https://feed.example.com',
+  });
+  const ctx = { config, items: new ItemsRepository(pool), cache: new FeedCache(), clock: Date.now };
+  for (const feed of ['all', 'it']) {
+    for (const format of ['json', 'xml']) {
+      for (let i = 0; i < 5; i++) await renderFromStore(ctx, feed, format); // warm
+      const times = [];
+      for (let i = 0; i < RENDERS; i++) {
+        const t = process.hrtime.bigint();
+        const rep = await renderFromStore(ctx, feed, format);
+        times.push(Number(process.hrtime.bigint() - t) / 1e6);
+        if (rep.head.length === 0) throw new Error('empty render');
+      }
+      times.sort((a, b) => a - b);
+      const pct = (p) =>
+        times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)].toFixed(2);
+      log(
+        `  ${feed === 'all' ? '/hub/contents' : `/hub/categories/${feed}/contents`} ${format.padEnd(4)}  p50 ${pct(50)} ms   p99 ${pct(99)} ms   (${RENDERS} renders; target < 20 ms)`,
+      );
+    }
+  }
+}
+
+// ---------------------------------------------------------------- helpers
+function child(role, env, children, message) {
+  return new Promise((resolve, reject) => {
+    const c = fork(fileURLToPath(import.meta.url), [role], {
+      env,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    children.push(c);
+    c.once('message', (m) => resolve({ ...m, process: c }));
+    c.once('exit', (code) => reject(new Error(`${role} exited with ${code}`)));
+    if (message) c.send(message);
+  });
+}
+
+function cpuOf(c) {
+  return new Promise((resolve) => {
+    const on = (m) => {
+      if (m && m.cpu) {
+        c.off('message', on);
+        resolve(m.cpu.user + m.cpu.system);
+      }
+    };
+    c.on('message', on);
+    c.send('cpu');
+  });
+}
+
+function get(url, headers) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      })
+      .on('error', reject);
+  });
+}
+
+async function openDatabase(pg) {
+  if (process.env.DATABASE_URL) {
+    const admin = process.env.DATABASE_URL;
+    const name = `feed_bench_${crypto.randomBytes(4).toString('hex')}`;
+    const c = new pg.Client({ connectionString: admin });
+    await c.connect();
+    await c.query(`CREATE DATABASE "${name}"`);
+    await c.end();
+    const u = new URL(admin);
+    u.pathname = `/${name}`;
+    return {
+      url: u.toString(),
+      cleanup: async () => {
+        const d = new pg.Client({ connectionString: admin });
+        await d.connect();
+        await d.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        await d.end();
+      },
+    };
+  }
+  const { startEmbeddedPostgres } = await import(
+    path.join(rootDir, 'scripts/embedded-postgres.mjs')
+  );
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'feed-bench-pg-'));
+  fs.chmodSync(dir, 0o755);
+  const server = await startEmbeddedPostgres({
+    dataDir: path.join(dir, 'data'),
+    persistent: false,
+  });
+  process.stdout.write(
+    `embedded PostgreSQL on port ${server.port} (set DATABASE_URL to use another server)\n`,
+  );
+  return {
+    url: server.url('postgres'),
+    cleanup: async () => {
+      await server.stop().catch(() => {});
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const SUBJECTS = [
+  '서울 한옥마을',
+  '제주 올레길',
+  '부산 해운대 야경',
+  '전주 비빔밥 골목',
+  '강릉 커피거리',
+  '경주 역사유적지구',
+  '인공지능 스타트업',
+  '반도체 수출 동향',
+  '가을 캠핑 준비물',
+  '집에서 만드는 김치찌개',
+  '재택근무 생산성',
+  '주말 미술관 나들이',
+];
+const SENTENCES = [
+  '현지 사람들이 추천하는 숨은 명소를 직접 다녀왔습니다.',
+  '처음 방문하는 분들을 위해 교통편과 예상 비용을 정리했습니다.',
+  '계절마다 달라지는 풍경과 즐길 거리를 사진과 함께 소개합니다.',
+  '전문가 인터뷰를 통해 최근 흐름과 앞으로의 전망을 살펴봅니다.',
+  '실패하지 않는 준비 방법과 알아두면 좋은 팁을 모았습니다.',
+  '가족, 친구와 함께하기 좋은 일정표도 준비했어요 😀',
+  '자세한 내용은 본문 링크에서 확인하세요 & 의견을 남겨 주세요.',
+];
+const CATEGORIES = ['life', 'culture', 'trip', 'it', 'food', 'biz'];
+
+/** 100 items through SQL, with text like real Korean posts (titles ~25, descriptions ~150 characters). */
+async function insertRealisticItems(pool, n) {
+  for (let i = 0; i < n; i++) {
+    const subject = SUBJECTS[i % SUBJECTS.length];
+    const description = [0, 1, 2, 3]
+      .map((k) => SENTENCES[(i + k * 3) % SENTENCES.length])
+      .join(' ');
+    await pool.query(
+      `INSERT INTO feed_items (title, link, description, category, creator, author, pub_date, enclosure_url, enclosure_length, enclosure_type)
+       VALUES ($1, $2, $3, $4, $5, NULL, now() - $6 * interval '7 minutes', $7, $8, 'image/jpeg')`,
+      [
+        `${subject} — 꼭 알아야 할 ${(i % 9) + 2}가지 이야기`,
+        `https://hub.example.com/contents/${100000 + i}`,
+        `<p>${description}</p>`,
+        CATEGORIES[i % CATEGORIES.length],
+        ['김하늘', '이서준', '박지민', '최유나', '정도윤'][i % 5],
+        i,
+        i % 3 === 0 ? null : `https://img.example.com/contents/${100000 + i}/cover.jpg`,
+        i % 3 === 1 ? String(120000 + i * 37) : null,
+      ],
+    );
+  }
+}
+
+/** Rows up to `total` in one INSERT … SELECT generate_series, pub_dates 315 s apart (ten years for 1M). */
+async function insertBulk(pool, total) {
+  const { rows } = await pool.query('SELECT count(*)::int AS n FROM feed_items');
+  const missing = total - rows[0].n;
+  if (missing <= 0) return;
+  await pool.query(
+    `INSERT INTO feed_items (title, link, description, category, creator, pub_date, enclosure_url)
+     SELECT '제목 ' || g || ' — 서울의 가을 산책길과 숨은 명소 이야기',
+            'https://hub.example.com/contents/' || g,
+            '현지 사람들이 추천하는 숨은 명소를 직접 다녀왔습니다. 처음 방문하는 분들을 위해 교통편과 예상 비용을 정리했습니다. #' || g,
+            (ARRAY['life','culture','trip','it','food','biz'])[1 + g % 6],
+            '작성자 ' || (g % 1000),
+            now() - g * interval '315 seconds',
+            CASE WHEN g % 2 = 0 THEN 'https://img.example.com/' || g || '.jpg' END
+     FROM generate_series(1, $1::int) AS g`,
+    [missing],
+  );
+  await pool.query('ANALYZE feed_items');
+}
+
+// ---------------------------------------------------------------- entry (last: the constants above are initialised)
+if (process.argv[2] === 'serve-app') {
+  await serveApp();
+} else if (process.argv[2] === 'serve-bare') {
+  serveBare();
+} else {
+  await main();
+}
+
+async function serveApp() {
+  const { createApp } = require(dist('app.js'));
+  const { loadConfig } = require(dist('config.js'));
+  const { createPool } = require('@hub/service-kit');
+  const config = loadConfig({
+    DATABASE_URL: process.env.BENCH_DB,
+    FEED_JWT_SECRET: process.env.BENCH_SECRET,
+    FEED_BASE_URL: 'https://feed.example.com',
+  });
+  const pool = createPool(config.databaseUrl);
+  const app = createApp({ config, pool, fastPath: process.env.BENCH_FAST_PATH !== '0' });
+  await app.ready;
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+  server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+  answerCpuQueries();
+}
+
+/** The parent asks for this process's CPU time around each load, to get server CPU per request. */
+function answerCpuQueries() {
+  process.on('message', (m) => {
+    if (m === 'cpu') process.send({ cpu: process.cpuUsage() });
+  });
+  process.on('disconnect', () => process.exit(0));
+}
+
+function serveBare() {
+  // the baseline: the same bytes and headers from memory, writeHead + end
+  process.on('message', ({ bodies }) => {
+    const json = Buffer.from(bodies.json.body, 'base64');
+    const xml = Buffer.from(bodies.xml.body, 'base64');
+    const server = http.createServer((req, res) => {
+      const isXml = req.url.endsWith('xml');
+      res.writeHead(200, isXml ? bodies.xml.headers : bodies.json.headers);
+      res.end(isXml ? xml : json);
+    });
+    server.keepAliveTimeout = 65_000;
+    server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+  });
+  answerCpuQueries();
+}

@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import { FEED_MAX_ITEMS, type FeedFormat } from '@hub/contracts';
+import type { FeedRepresentation } from '../cache/feed-cache';
+import { renderFeed, toItemView } from '../render';
+import type { FeedKey, FeedSnapshot } from '../store/items';
+import type { FeedContext } from './context';
+
+/** Path of a feed, as in atom:link rel="self". */
+export function feedPath(feed: FeedKey): string {
+  return feed === 'all' ? '/hub/contents' : `/hub/categories/${feed}/contents`;
+}
+
+/**
+ * GET a feed: the cached rendering when there is one; otherwise the latest 100 items
+ * (newest pubDate first) are read in one snapshot, rendered once for this format, and cached.
+ */
+export function readFeed(
+  ctx: FeedContext,
+  feed: FeedKey,
+  format: FeedFormat,
+): Promise<FeedRepresentation> {
+  return ctx.cache.getOrLoad(feed, format, () => renderFromStore(ctx, feed, format));
+}
+
+/** The uncached path on its own (the benchmark times it). */
+export async function renderFromStore(
+  ctx: FeedContext,
+  feed: FeedKey,
+  format: FeedFormat,
+): Promise<FeedRepresentation> {
+  const snapshot = await ctx.items.latest(feed, FEED_MAX_ITEMS);
+  return represent(ctx, feed, format, snapshot);
+}
+
+function represent(
+  ctx: FeedContext,
+  feed: FeedKey,
+  format: FeedFormat,
+  snapshot: FeedSnapshot,
+): FeedRepresentation {
+  const { config } = ctx;
+  const items = snapshot.items.map((item) => toItemView(item, config.defaultAuthor));
+  const { head, tail } = renderFeed(
+    format,
+    config.channel,
+    items,
+    `${config.baseUrl}${feedPath(feed)}`,
+  );
+  const hash = createHash('sha256').update(head).update(tail).digest('base64url').slice(0, 27);
+  const representation: FeedRepresentation = {
+    head,
+    tail,
+    etag: `W/"${hash}"`,
+    lastModifiedReliable: false,
+    format,
+  };
+  if (snapshot.lastModified) {
+    const seconds = Math.floor(snapshot.lastModified.getTime() / 1000);
+    representation.lastModified = new Date(seconds * 1000).toUTCString();
+    representation.lastModifiedSeconds = seconds;
+    representation.lastModifiedReliable = seconds < Math.floor(snapshot.readAt.getTime() / 1000);
+  }
+  return representation;
+}

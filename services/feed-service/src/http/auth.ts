@@ -1,0 +1,172 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import jwt from 'jsonwebtoken';
+import { FEED_ERRORS } from '@hub/contracts';
+import { ServiceError } from '@hub/service-kit';
+import { LruCache } from '../cache/lru';
+import type { JwtConfig } from '../config';
+
+/** Who a verified token speaks for. */
+export interface Principal {
+  subject?: string;
+  scopes: ReadonlySet<string>;
+  /** the token's exp, in ms */
+  expiresAt: number;
+}
+
+export type TokenLookup =
+  | { kind: 'token'; token: string }
+  | { kind: 'missing' }
+  | { kind: 'invalid'; reason: string; error: 'invalid_request' | 'invalid_token' };
+
+export const WRITE_SCOPE = 'hub:write';
+export const REALM = 'hub';
+/** Longer "tokens" are refused without parsing (and never cached). */
+export const MAX_TOKEN_LENGTH = 8192;
+/** Verified tokens remembered until their exp; the least recently used are forgotten first. */
+export const TOKEN_CACHE_SIZE = 10_000;
+
+const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/**
+ * Where the access token is: `Authorization: Bearer …` (the spec), `Authentication: Bearer …`
+ * (the spec's prose spelling) or, on GET/HEAD only, RFC 6750's `access_token` query
+ * parameter. Using more than one of them is an error (RFC 6750 §2).
+ */
+export function findToken(
+  headers: IncomingHttpHeaders,
+  method: string,
+  rawQuery: string | undefined,
+): TokenLookup {
+  const fromHeaders = [headers.authorization, headers.authentication].filter(
+    (v) => v !== undefined,
+  );
+  let fromQuery: string[] = [];
+  if (
+    rawQuery !== undefined &&
+    (method === 'GET' || method === 'HEAD') &&
+    rawQuery.includes('access_token')
+  ) {
+    fromQuery = new URLSearchParams(rawQuery).getAll('access_token');
+  }
+  const count = fromHeaders.length + fromQuery.length;
+  if (count === 0) return { kind: 'missing' };
+  if (count > 1)
+    return {
+      kind: 'invalid',
+      reason: 'more than one access token in the request',
+      error: 'invalid_request',
+    };
+  if (fromHeaders.length === 1) {
+    const value = fromHeaders[0];
+    const m = typeof value === 'string' ? BEARER.exec(value) : null;
+    if (!m)
+      return { kind: 'invalid', reason: 'expected "Bearer <token>"', error: 'invalid_request' };
+    return { kind: 'token', token: m[1]! };
+  }
+  const token = fromQuery[0]!;
+  if (!B64TOKEN.test(token))
+    return { kind: 'invalid', reason: 'malformed access_token', error: 'invalid_request' };
+  return { kind: 'token', token };
+}
+
+export function authenticationFailed(
+  reason?: string,
+  error?: 'invalid_request' | 'invalid_token',
+): ServiceError {
+  const { status, text } = FEED_ERRORS.authenticationFailed;
+  const challenge = error
+    ? `Bearer realm="${REALM}", error="${error}", error_description="${reason}"`
+    : `Bearer realm="${REALM}"`;
+  return new ServiceError(
+    { status, text: reason ? `${text}: ${reason}` : text },
+    { headers: { 'WWW-Authenticate': challenge } },
+  );
+}
+
+export function insufficientScope(scope: string): ServiceError {
+  return new ServiceError(FEED_ERRORS.forbidden, {
+    headers: {
+      'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"`,
+    },
+  });
+}
+
+function reasonFor(err: unknown): string {
+  if (err instanceof jwt.TokenExpiredError) return 'token expired';
+  if (err instanceof jwt.NotBeforeError) return 'token not yet valid';
+  const message = err instanceof Error ? err.message : '';
+  if (message === 'invalid signature') return 'invalid signature';
+  if (message === 'jwt signature is required') return 'unsigned token';
+  if (
+    message === 'invalid algorithm' ||
+    message.includes('must be a symmetric key') ||
+    message.includes('must be an asymmetric key')
+  )
+    return 'algorithm not allowed';
+  if (message.startsWith('jwt audience invalid')) return 'wrong audience';
+  if (message.startsWith('jwt issuer invalid')) return 'wrong issuer';
+  if (
+    message === 'jwt malformed' ||
+    message === 'invalid token' ||
+    message.startsWith('Unexpected token') ||
+    message.includes('JSON')
+  )
+    return 'malformed token';
+  return 'invalid token';
+}
+
+/**
+ * Verifies bearer JWTs with the key built once at start and the pinned algorithms; exp is
+ * required, nbf/iss/aud are checked. A verified token is remembered until its exp, so
+ * a polling reader pays for the signature once.
+ */
+export class Authenticator {
+  private readonly verified = new LruCache<string, Principal>(TOKEN_CACHE_SIZE);
+
+  constructor(
+    private readonly config: JwtConfig,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** A token already verified and not expired at `now` (the fast path: no crypto). */
+  cached(token: string, now: number): Principal | undefined {
+    const principal = this.verified.get(token);
+    if (principal === undefined) return undefined;
+    if (principal.expiresAt <= now) {
+      this.verified.delete(token);
+      return undefined;
+    }
+    return principal;
+  }
+
+  /** The principal of a valid token, or a 401 ServiceError. */
+  verify(token: string): Principal {
+    const now = this.clock();
+    const known = this.cached(token, now);
+    if (known) return known;
+    if (token.length > MAX_TOKEN_LENGTH)
+      throw authenticationFailed('malformed token', 'invalid_token');
+    let payload: string | jwt.JwtPayload;
+    try {
+      payload = jwt.verify(token, this.config.key, {
+        algorithms: this.config.algorithms,
+        issuer: this.config.issuer,
+        audience: this.config.audience,
+        clockTimestamp: Math.floor(now / 1000),
+      });
+    } catch (err) {
+      throw authenticationFailed(reasonFor(err), 'invalid_token');
+    }
+    if (typeof payload !== 'object' || typeof payload.exp !== 'number')
+      throw authenticationFailed('token has no exp claim', 'invalid_token');
+    const scope: unknown = payload.scope;
+    const principal: Principal = {
+      subject: typeof payload.sub === 'string' ? payload.sub : undefined,
+      scopes: new Set(typeof scope === 'string' ? scope.split(' ').filter(Boolean) : []),
+      expiresAt: payload.exp * 1000,
+    };
+    this.verified.set(token, principal);
+    return principal;
+  }
+}

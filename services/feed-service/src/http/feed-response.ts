@@ -1,0 +1,115 @@
+import type {
+  IncomingHttpHeaders,
+  IncomingMessage,
+  OutgoingHttpHeaders,
+  ServerResponse,
+} from 'node:http';
+import type { FeedRepresentation } from '../cache/feed-cache';
+import type { Negotiator } from './negotiation';
+
+/** An RFC 822 date of a four-digit year is always this long (`Mon, 23 Nov 2026 05:26:57 GMT`). */
+const DATE_LENGTH = 29;
+
+interface Prepared {
+  headers200: OutgoingHttpHeaders;
+  headers304: OutgoingHttpHeaders;
+  second: number;
+  body: Buffer;
+}
+
+/**
+ * Writes a feed (200 or 304) with exactly the same status, headers and bytes whether the
+ * fast path or the Express route calls it. Per representation, the headers are built once
+ * and the body (head + lastBuildDate + tail) once per second.
+ */
+export class FeedResponder {
+  private readonly prepared = new WeakMap<FeedRepresentation, Prepared>();
+  private dateSecond = -1;
+  private dateText = '';
+  private readonly cacheControl: string;
+
+  constructor(
+    private readonly negotiator: Negotiator,
+    cacheMaxAge: number,
+  ) {
+    this.cacheControl = `private, max-age=${cacheMaxAge}`;
+  }
+
+  /** lastBuildDate: the time of the request, RFC 822, memoised per second. */
+  date(now: number): string {
+    const second = Math.floor(now / 1000);
+    if (second !== this.dateSecond) {
+      this.dateSecond = second;
+      this.dateText = new Date(second * 1000).toUTCString();
+    }
+    return this.dateText;
+  }
+
+  /** Sends the representation; returns the status sent (200 or 304). */
+  write(req: IncomingMessage, res: ServerResponse, rep: FeedRepresentation, now: number): number {
+    const p = this.prepare(rep);
+    if (notModified(req.headers, rep)) {
+      res.writeHead(304, p.headers304);
+      res.end();
+      return 304;
+    }
+    const second = Math.floor(now / 1000);
+    if (p.second !== second) {
+      p.body = Buffer.concat([rep.head, Buffer.from(this.date(now), 'latin1'), rep.tail]);
+      p.second = second;
+    }
+    if (p.body.length === rep.head.length + DATE_LENGTH + rep.tail.length) {
+      res.writeHead(200, p.headers200);
+    } else {
+      res.writeHead(200, { ...p.headers200, 'Content-Length': String(p.body.length) });
+    }
+    res.end(p.body);
+    return 200;
+  }
+
+  private prepare(rep: FeedRepresentation): Prepared {
+    let p = this.prepared.get(rep);
+    if (p) return p;
+    const validators: OutgoingHttpHeaders = { ETag: rep.etag };
+    if (rep.lastModified) validators['Last-Modified'] = rep.lastModified;
+    p = {
+      headers200: {
+        'Content-Type': this.negotiator.mediaTypes[rep.format],
+        'Content-Length': String(rep.head.length + DATE_LENGTH + rep.tail.length),
+        Vary: 'Accept',
+        'Cache-Control': this.cacheControl,
+        ...validators,
+      },
+      headers304: { Vary: 'Accept', 'Cache-Control': this.cacheControl, ...validators },
+      second: -1,
+      body: Buffer.alloc(0),
+    };
+    this.prepared.set(rep, p);
+    return p;
+  }
+}
+
+/**
+ * RFC 9110 §13.1: If-None-Match (weak comparison) decides when present; otherwise
+ * If-Modified-Since, when the Last-Modified is reliable (see FeedRepresentation).
+ */
+export function notModified(headers: IncomingHttpHeaders, rep: FeedRepresentation): boolean {
+  const inm = headers['if-none-match'];
+  if (inm !== undefined) return inm === rep.etag || etagListMatches(inm, rep.etag);
+  const ims = headers['if-modified-since'];
+  if (ims === undefined || !rep.lastModifiedReliable || rep.lastModifiedSeconds === undefined)
+    return false;
+  const since = Date.parse(ims);
+  return Number.isFinite(since) && rep.lastModifiedSeconds * 1000 <= since;
+}
+
+function opaque(tag: string): string {
+  const t = tag.trim();
+  return t.startsWith('W/') ? t.slice(2) : t;
+}
+
+function etagListMatches(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true;
+  const mine = opaque(etag);
+  return header.split(',').some((tag) => opaque(tag) === mine);
+}

@@ -1,0 +1,100 @@
+import type { ServerResponse } from 'node:http';
+import bodyParser from 'body-parser';
+import { Router, type Request, type RequestHandler } from 'express';
+import { FEED_ERRORS } from '@hub/contracts';
+import { ServiceError } from '@hub/service-kit';
+import { deleteItem } from '../domain/delete-item';
+import { publishItem } from '../domain/publish-item';
+import { readFeed } from '../domain/read-feed';
+import { updateItem } from '../domain/update-item';
+import { insufficientScope, WRITE_SCOPE } from './auth';
+import type { HttpContext } from './context';
+import { methodNotAllowed } from './errors';
+import { authenticateRequest, feedKeyOf, negotiateFormat } from './read-steps';
+
+/** Largest publishing body accepted (a 20,000-character Korean description is ~60 KB). */
+export const MAX_BODY = '256kb';
+const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
+export const ROUTES = {
+  contents: '/hub/contents',
+  category: '/hub/categories/:category_code/contents',
+  item: '/hub/contents/:id',
+} as const;
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const body = Buffer.from(JSON.stringify(value), 'utf8');
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': contentType,
+    'Content-Length': String(body.length),
+    'Cache-Control': 'no-store',
+  });
+  res.end(body);
+}
+
+/** The read API, the publishing API and a 405 (with Allow) for every other method. */
+export function feedRoutes(h: HttpContext): Router {
+  const router = Router({ caseSensitive: true });
+  const jsonType = h.negotiator.mediaTypes.json;
+
+  const read =
+    (category: (req: Request) => string | undefined): RequestHandler =>
+    async (req, res) => {
+      authenticateRequest(h, req);
+      const format = negotiateFormat(h, req);
+      const feed = feedKeyOf(category(req));
+      const representation = await readFeed(h.domain, feed, format);
+      h.responder.write(req, res, representation, h.domain.clock());
+    };
+
+  /** Publishing needs a valid token with the hub:write scope (403 without it). */
+  const writer: RequestHandler = (req, _res, next) => {
+    const principal = authenticateRequest(h, req);
+    if (!principal.scopes.has(WRITE_SCOPE)) throw insufficientScope(WRITE_SCOPE);
+    next();
+  };
+  const jsonBody: RequestHandler[] = [
+    (req, _res, next) => {
+      if (!JSON_TYPE.test(req.headers['content-type'] ?? ''))
+        throw new ServiceError(FEED_ERRORS.unsupportedMediaType);
+      next();
+    },
+    bodyParser.json({ limit: MAX_BODY, strict: false, type: () => true }),
+  ];
+  const itemUrl = (id: string) => `${h.domain.config.baseUrl}/hub/contents/${id}`;
+
+  router.get(
+    ROUTES.contents,
+    read(() => undefined),
+  );
+  router.post(ROUTES.contents, writer, ...jsonBody, async (req, res) => {
+    const item = await publishItem(h.domain, req.body);
+    sendJson(res, 201, jsonType, item, { Location: itemUrl(item.id) });
+  });
+  router.all(ROUTES.contents, methodNotAllowed('GET, HEAD, POST'));
+
+  router.get(
+    ROUTES.category,
+    read((req) => String(req.params.category_code)),
+  );
+  router.all(ROUTES.category, methodNotAllowed('GET, HEAD'));
+
+  router.put(ROUTES.item, writer, ...jsonBody, async (req, res) => {
+    const item = await updateItem(h.domain, String(req.params.id), req.body);
+    sendJson(res, 200, jsonType, item);
+  });
+  router.delete(ROUTES.item, writer, async (req, res) => {
+    await deleteItem(h.domain, String(req.params.id));
+    res.writeHead(204, { 'Cache-Control': 'no-store' });
+    res.end();
+  });
+  router.all(ROUTES.item, methodNotAllowed('PUT, DELETE'));
+  return router;
+}

@@ -1,0 +1,274 @@
+import { generateKeyPairSync } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import request from 'supertest';
+import type { TestDatabase } from '@hub/testing';
+import { loadConfig } from '../src/config';
+import {
+  ACCEPT_JSON,
+  ACCEPT_XML,
+  closeApps,
+  getFeed,
+  makeApp,
+  openDatabase,
+  READ_TOKEN,
+  SECRET,
+  token,
+} from './helpers';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await openDatabase();
+});
+afterAll(async () => {
+  await closeApps();
+  await db.drop();
+});
+
+function b64(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+const now = () => Math.floor(Date.now() / 1000);
+
+function expect401(res: request.Response, reason?: RegExp) {
+  expect(res.status).toBe(401);
+  expect(res.headers['www-authenticate']).toMatch(/^Bearer realm="hub"/);
+  expect(res.headers['content-type']).toBe('application/json;charset=utf-8');
+  expect(res.body.error.status).toBe(401);
+  expect(res.body.error.message).toMatch(/^authentication failed/);
+  if (reason) expect(res.body.error.message).toMatch(reason);
+}
+
+describe('401 on the read paths', () => {
+  test('When no token is sent, GET /hub/contents answers 401 with a Bearer challenge', async () => {
+    const app = await makeApp(db);
+    const res = await request(app).get('/hub/contents').set('Accept', ACCEPT_JSON);
+    expect401(res);
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="hub"');
+    expect(res.body).toEqual({ error: { status: 401, message: 'authentication failed' } });
+  });
+
+  test('When the token is malformed, GET /hub/contents answers 401', async () => {
+    const app = await makeApp(db);
+    expect401(await getFeed(app, '/hub/contents', ACCEPT_JSON, 'not-a-jwt'), /malformed token/);
+    expect401(await getFeed(app, '/hub/contents', ACCEPT_JSON, 'a.b.c'), /malformed token/);
+    expect401(
+      await request(app)
+        .get('/hub/contents')
+        .set('Accept', ACCEPT_JSON)
+        .set('Authorization', `Basic ${READ_TOKEN}`),
+      /Bearer/,
+    );
+    expect401(
+      await request(app)
+        .get('/hub/contents')
+        .set('Accept', ACCEPT_JSON)
+        .set('Authorization', 'Bearer'),
+    );
+  });
+
+  test('When the token has expired, GET /hub/contents answers 401', async () => {
+    const app = await makeApp(db);
+    const res = await getFeed(
+      app,
+      '/hub/contents',
+      ACCEPT_JSON,
+      token({ payload: { exp: now() - 10 }, noExp: true }),
+    );
+    expect401(res, /token expired/);
+    expect(res.headers['www-authenticate']).toContain('error="invalid_token"');
+  });
+
+  test('When the token is not valid before a future nbf, GET /hub/contents answers 401', async () => {
+    const app = await makeApp(db);
+    expect401(
+      await getFeed(app, '/hub/contents', ACCEPT_JSON, token({ notBefore: 3600 })),
+      /not yet valid/,
+    );
+  });
+
+  test('When the token is signed with another secret, GET /hub/contents answers 401', async () => {
+    const app = await makeApp(db);
+    expect401(
+      await getFeed(
+        app,
+        '/hub/contents',
+        ACCEPT_JSON,
+        token({ secret: 'another-secret-another-secret-another' }),
+      ),
+      /invalid signature/,
+    );
+  });
+
+  test('When the token says alg none (unsigned), GET /hub/contents answers 401', async () => {
+    const app = await makeApp(db);
+    const unsigned = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: 'x', scope: 'hub:read hub:write', exp: now() + 3600 })}.`;
+    expect401(await getFeed(app, '/hub/contents', ACCEPT_JSON, unsigned));
+  });
+
+  test('When the token uses an algorithm that is not pinned (HS512), GET /hub/contents answers 401', async () => {
+    const app = await makeApp(db);
+    const hs512 = jwt.sign({ scope: 'hub:read' }, SECRET, { algorithm: 'HS512', expiresIn: 60 });
+    expect401(await getFeed(app, '/hub/contents', ACCEPT_JSON, hs512), /algorithm not allowed/);
+  });
+
+  test('When the token has no exp, GET /hub/contents answers 401', async () => {
+    const app = await makeApp(db);
+    expect401(await getFeed(app, '/hub/contents', ACCEPT_JSON, token({ noExp: true })), /no exp/);
+  });
+
+  test('When an issuer and audience are configured, tokens with a wrong or missing iss/aud get 401 and matching ones 200', async () => {
+    const app = await makeApp(db, {
+      FEED_JWT_ISSUER: 'https://issuer.example.com',
+      FEED_JWT_AUDIENCE: 'hub-feed',
+    });
+    expect401(
+      await getFeed(
+        app,
+        '/hub/contents',
+        ACCEPT_JSON,
+        token({ issuer: 'https://evil.example.com', audience: 'hub-feed' }),
+      ),
+      /wrong issuer/,
+    );
+    expect401(
+      await getFeed(
+        app,
+        '/hub/contents',
+        ACCEPT_JSON,
+        token({ issuer: 'https://issuer.example.com', audience: 'other' }),
+      ),
+      /wrong audience/,
+    );
+    expect401(await getFeed(app, '/hub/contents', ACCEPT_JSON, token()));
+    expect(
+      (
+        await getFeed(
+          app,
+          '/hub/contents',
+          ACCEPT_JSON,
+          token({ issuer: 'https://issuer.example.com', audience: 'hub-feed' }),
+        )
+      ).status,
+    ).toBe(200);
+  });
+
+  test('When the error is for an XML client, the 401 body is the XML error document', async () => {
+    const app = await makeApp(db);
+    const res = await request(app).get('/hub/contents').set('Accept', ACCEPT_XML);
+    expect(res.status).toBe(401);
+    expect(res.headers['content-type']).toBe('application/xml;charset=utf-8');
+    expect(res.text).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><error><status>401</status><message>authentication failed</message></error>',
+    );
+  });
+});
+
+describe('where the token may be', () => {
+  test('When the token comes in an "Authentication" header (the spec prose spelling), GET /hub/contents answers 200', async () => {
+    const app = await makeApp(db);
+    const res = await request(app)
+      .get('/hub/contents')
+      .set('Accept', ACCEPT_JSON)
+      .set('Authentication', `Bearer ${READ_TOKEN}`);
+    expect(res.status).toBe(200);
+  });
+
+  test('When the token comes as the access_token query parameter on GET, the feed is served', async () => {
+    const app = await makeApp(db);
+    const res = await request(app)
+      .get(`/hub/contents?access_token=${READ_TOKEN}`)
+      .set('Accept', ACCEPT_XML);
+    expect(res.status).toBe(200);
+    expect(res.text).not.toContain(READ_TOKEN); // the self link never carries it
+    const cat = await request(app)
+      .get(`/hub/categories/it/contents?foo=1&access_token=${READ_TOKEN}`)
+      .set('Accept', ACCEPT_JSON);
+    expect(cat.status).toBe(200);
+  });
+
+  test('When a token is sent in two places at once, GET /hub/contents answers 401 (RFC 6750 allows one)', async () => {
+    const app = await makeApp(db);
+    const res = await request(app)
+      .get(`/hub/contents?access_token=${READ_TOKEN}`)
+      .set('Accept', ACCEPT_JSON)
+      .set('Authorization', `Bearer ${READ_TOKEN}`);
+    expect401(res, /more than one/);
+    expect(res.headers['www-authenticate']).toContain('error="invalid_request"');
+    const both = await request(app)
+      .get('/hub/contents')
+      .set('Accept', ACCEPT_JSON)
+      .set('Authorization', `Bearer ${READ_TOKEN}`)
+      .set('Authentication', `Bearer ${READ_TOKEN}`);
+    expect401(both, /more than one/);
+  });
+
+  test('When a verified token is used again, it is not verified again until it expires', async () => {
+    let clock = Date.now();
+    const app = await makeApp(db, {}, { clock: () => clock });
+    const t = token({ expiresIn: 60 });
+    const verify = jest.spyOn(jwt, 'verify');
+    try {
+      expect((await getFeed(app, '/hub/contents', ACCEPT_JSON, t)).status).toBe(200);
+      expect((await getFeed(app, '/hub/contents', ACCEPT_JSON, t)).status).toBe(200);
+      expect(verify).toHaveBeenCalledTimes(1);
+      clock += 61_000; // past exp: the remembered verification no longer counts
+      expect401(await getFeed(app, '/hub/contents', ACCEPT_JSON, t), /token expired/);
+    } finally {
+      verify.mockRestore();
+    }
+  });
+});
+
+describe('asymmetric keys', () => {
+  test('When FEED_JWT_PUBLIC_KEY holds an RSA key, RS256 tokens signed by its private key are accepted and others refused', async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const app = await makeApp(db, {
+      FEED_JWT_SECRET: '',
+      FEED_JWT_PUBLIC_KEY: pem.replace(/\n/g, '\\n'),
+    });
+    const good = jwt.sign({ scope: 'hub:read' }, privateKey, { algorithm: 'RS256', expiresIn: 60 });
+    expect((await getFeed(app, '/hub/contents', ACCEPT_JSON, good)).status).toBe(200);
+    // HS256 signed with the public key as the secret: the classic algorithm confusion
+    const confused = jwt.sign({ scope: 'hub:read', exp: now() + 60 }, pem, { algorithm: 'HS256' });
+    expect401(await getFeed(app, '/hub/contents', ACCEPT_JSON, confused));
+  });
+
+  test('When FEED_JWT_PUBLIC_KEY holds an EC P-256 key, ES256 tokens are accepted', async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const app = await makeApp(db, {
+      FEED_JWT_SECRET: '',
+      FEED_JWT_PUBLIC_KEY: pem,
+      FEED_JWT_ALGORITHMS: 'ES256',
+    });
+    const good = jwt.sign({ scope: 'hub:read' }, privateKey, { algorithm: 'ES256', expiresIn: 60 });
+    expect((await getFeed(app, '/hub/contents', ACCEPT_JSON, good)).status).toBe(200);
+  });
+
+  test('When the JWT settings are inconsistent, loadConfig names each problem', () => {
+    const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const base = { DATABASE_URL: 'postgres://localhost/x' };
+    expect(() => loadConfig({ ...base, FEED_JWT_SECRET: 'short' })).toThrow(
+      /FEED_JWT_SECRET must be at least 32 characters/,
+    );
+    expect(() =>
+      loadConfig({ ...base, FEED_JWT_SECRET: SECRET, FEED_JWT_PUBLIC_KEY: pem }),
+    ).toThrow(/set only one/);
+    expect(() =>
+      loadConfig({ ...base, FEED_JWT_SECRET: SECRET, FEED_JWT_ALGORITHMS: 'none' }),
+    ).toThrow(/unknown algorithm "none"/);
+    expect(() =>
+      loadConfig({ ...base, FEED_JWT_SECRET: SECRET, FEED_JWT_ALGORITHMS: 'RS256' }),
+    ).toThrow(/RS256 cannot be verified with the configured secret/);
+    expect(() =>
+      loadConfig({ ...base, FEED_JWT_PUBLIC_KEY: pem, FEED_JWT_ALGORITHMS: 'RS256' }),
+    ).toThrow(/RS256 cannot be verified/);
+    expect(() => loadConfig({ ...base, FEED_JWT_PUBLIC_KEY: 'not a pem' })).toThrow(
+      /must be a PEM public key/,
+    );
+    expect(loadConfig({ ...base, FEED_JWT_PUBLIC_KEY: pem }).jwt.algorithms).toEqual(['ES256']);
+    expect(loadConfig({ ...base, FEED_JWT_SECRET: SECRET }).jwt.algorithms).toEqual(['HS256']);
+  });
+});

@@ -1,0 +1,398 @@
+import request from 'supertest';
+import type { TestDatabase } from '@hub/testing';
+import { ITEM_LIMITS } from '../src/domain/item-input';
+import { parsePubDate } from '../src/domain/dates';
+import {
+  BASE_URL,
+  closeApps,
+  getFeed,
+  item,
+  makeApp,
+  openDatabase,
+  publish,
+  READ_TOKEN,
+  TYPE_JSON,
+  WRITE_TOKEN,
+} from './helpers';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await openDatabase();
+});
+afterAll(async () => {
+  await closeApps();
+  await db.drop();
+});
+beforeEach(async () => {
+  await db.pool.query('TRUNCATE feed_items, feed_state');
+});
+
+async function count(): Promise<number> {
+  const { rows } = await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM feed_items');
+  return Number(rows[0]!.n);
+}
+
+function put(app: Parameters<typeof request>[0], id: string, body: unknown, bearer = WRITE_TOKEN) {
+  return request(app)
+    .put(`/hub/contents/${id}`)
+    .set('Authorization', `Bearer ${bearer}`)
+    .set('Content-Type', 'application/json')
+    .send(JSON.stringify(body));
+}
+function del(app: Parameters<typeof request>[0], id: string, bearer = WRITE_TOKEN) {
+  return request(app).delete(`/hub/contents/${id}`).set('Authorization', `Bearer ${bearer}`);
+}
+
+describe('POST /hub/contents', () => {
+  test('When a valid item is posted with a hub:write token, it answers 201 with the stored item and a Location', async () => {
+    const app = await makeApp(db);
+    const res = await publish(
+      app,
+      item({
+        author: 'editor@example.com (편집부)',
+        enclosure: { url: 'https://img.example.com/a.png', length: 5120, type: 'image/png' },
+      }),
+    );
+    expect(res.status).toBe(201);
+    expect(res.headers['content-type']).toBe(TYPE_JSON);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^\d+$/),
+      title: '서울의 가을 산책길',
+      link: 'https://hub.example.com/contents/1',
+      author: 'editor@example.com (편집부)',
+      description: '단풍이 아름다운 산책 코스를 소개합니다.',
+      category: 'trip',
+      pubDate: 'Mon, 23 Nov 2026 05:26:57 GMT',
+      guid: 'https://hub.example.com/contents/1',
+      creator: '김하늘',
+      enclosure: { url: 'https://img.example.com/a.png', length: '5120', type: 'image/png' },
+    });
+    expect(Object.keys(res.body)[0]).toBe('id');
+    expect(res.headers.location).toBe(`${BASE_URL}/hub/contents/${res.body.id}`);
+    const feed = await getFeed(app, '/hub/categories/trip/contents');
+    const { id: _id, ...shown } = res.body;
+    expect(feed.body.channel.item).toEqual([shown]);
+  });
+
+  test('When pubDate is left out, the item is published now', async () => {
+    const at = Date.UTC(2026, 4, 5, 6, 7, 8);
+    const app = await makeApp(db, {}, { clock: () => at });
+    const { pubDate: _p, ...rest } = item();
+    const res = await publish(app, rest);
+    expect(res.status).toBe(201);
+    expect(res.body.pubDate).toBe('Tue, 05 May 2026 06:07:08 GMT');
+  });
+
+  test('When pubDate is RFC 822 or ISO 8601 in any accepted form, it is stored as that instant', async () => {
+    const app = await makeApp(db);
+    const forms: [string, string][] = [
+      ['Mon, 23 Nov 2026 05:26:57 +0000', 'Mon, 23 Nov 2026 05:26:57 GMT'],
+      ['Mon, 23 Nov 2026 14:26:57 +0900', 'Mon, 23 Nov 2026 05:26:57 GMT'],
+      ['23 Nov 2026 05:26 GMT', 'Mon, 23 Nov 2026 05:26:00 GMT'],
+      ['Mon, 23 Nov 26 00:26:57 EST', 'Mon, 23 Nov 2026 05:26:57 GMT'],
+      ['2026-11-23T05:26:57Z', 'Mon, 23 Nov 2026 05:26:57 GMT'],
+      ['2026-11-23T14:26:57.123+09:00', 'Mon, 23 Nov 2026 05:26:57 GMT'],
+      ['2026-11-23 05:26:57+0000', 'Mon, 23 Nov 2026 05:26:57 GMT'],
+    ];
+    for (const [sent, shown] of forms) {
+      const res = await publish(app, item({ pubDate: sent }));
+      expect([sent, res.status, res.body.pubDate]).toEqual([sent, 201, shown]);
+    }
+  });
+
+  test('When the body is JSON with a charset parameter, it is accepted', async () => {
+    const app = await makeApp(db);
+    const res = await request(app)
+      .post('/hub/contents')
+      .set('Authorization', `Bearer ${WRITE_TOKEN}`)
+      .set('Content-Type', 'application/json; charset=utf-8')
+      .send(JSON.stringify(item()));
+    expect(res.status).toBe(201);
+  });
+});
+
+describe('422: bad items are refused and nothing is stored', () => {
+  const long = (n: number) => '가'.repeat(n);
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    [
+      'unknown category',
+      { category: 'movies' },
+      /category must be one of life, culture, trip, it, food, biz/,
+    ],
+    ['missing title', { title: undefined }, /title is required/],
+    ['blank title', { title: '   ' }, /title must not be empty/],
+    ['missing link', { link: undefined }, /link is required/],
+    ['missing description', { description: undefined }, /description is required/],
+    ['missing creator', { creator: undefined }, /creator is required/],
+    ['missing category', { category: undefined }, /category is required/],
+    ['relative link', { link: '/contents/1' }, /link must be an absolute http or https URL/],
+    ['ftp link', { link: 'ftp://hub.example.com/x' }, /link must be an absolute http or https URL/],
+    [
+      'javascript link',
+      { link: 'javascript:alert(1)' },
+      /link must be an absolute http or https URL/,
+    ],
+    [
+      'link with a space',
+      { link: 'https://hub.example.com/a b' },
+      /link must contain only URI characters/,
+    ],
+    [
+      'link with <',
+      { link: 'https://hub.example.com/a?<b>' },
+      /link must contain only URI characters/,
+    ],
+    [
+      'link with raw Korean',
+      { link: 'https://hub.example.com/한글' },
+      /link must contain only URI characters/,
+    ],
+    ['unparseable date', { pubDate: 'yesterday' }, /pubDate must be an RFC 822 or ISO 8601/],
+    ['date without zone', { pubDate: '2026-11-23T05:26:57' }, /pubDate/],
+    ['impossible date', { pubDate: '2026-02-30T00:00:00Z' }, /pubDate/],
+    ['wrong weekday', { pubDate: 'Tue, 23 Nov 2026 05:26:57 GMT' }, /pubDate/],
+    ['numeric date', { pubDate: 1700000000 }, /pubDate must be a string/],
+    ['number title', { title: 42 }, /title must be a string/],
+    ['array creator', { creator: ['a'] }, /creator must be a string/],
+    [
+      'over-long title',
+      { title: long(ITEM_LIMITS.title + 1) },
+      /title must be at most 300 characters/,
+    ],
+    [
+      'over-long description',
+      { description: long(ITEM_LIMITS.description + 1) },
+      /description must be at most 20000 characters/,
+    ],
+    [
+      'over-long creator',
+      { creator: long(ITEM_LIMITS.creator + 1) },
+      /creator must be at most 200 characters/,
+    ],
+    ['control character', { title: 'a\u0000b' }, /title contains a control character/],
+    [
+      'lone surrogate',
+      { description: 'x\ud800y' },
+      /description contains a control character or an unpaired surrogate/,
+    ],
+    ['author not an e-mail', { author: '홍길동' }, /author must be an e-mail address/],
+    [
+      'enclosure not an object',
+      { enclosure: 'https://img.example.com/a.png' },
+      /enclosure must be an object/,
+    ],
+    ['enclosure without url', { enclosure: { type: 'image/png' } }, /enclosure.url is required/],
+    [
+      'enclosure bad length',
+      { enclosure: { url: 'https://img.example.com/a.png', length: '12kb' } },
+      /enclosure.length must be a non-negative integer/,
+    ],
+    [
+      'enclosure negative length',
+      { enclosure: { url: 'https://img.example.com/a.png', length: -1 } },
+      /enclosure.length/,
+    ],
+    [
+      'enclosure bad type',
+      { enclosure: { url: 'https://img.example.com/a.png', type: 'png' } },
+      /enclosure.type must be a MIME type/,
+    ],
+    [
+      'enclosure unknown field',
+      { enclosure: { url: 'https://img.example.com/a.png', size: 1 } },
+      /enclosure."size" is not a known field/,
+    ],
+    ['unknown field', { guid: 'x' }, /"guid" is not a known field/],
+  ];
+  test.each(cases)(
+    'When the item has %s, POST /hub/contents answers 422 naming the field',
+    async (_name, overrides, message) => {
+      const app = await makeApp(db);
+      const res = await publish(app, item(overrides));
+      expect(res.status).toBe(422);
+      expect(res.body.error.status).toBe(422);
+      expect(res.body.error.message).toMatch(/^invalid parameter or missing required value: /);
+      expect(res.body.error.message).toMatch(message);
+      expect(await count()).toBe(0);
+    },
+  );
+
+  test('When the body is not a JSON object, POST answers 422', async () => {
+    const app = await makeApp(db);
+    for (const body of ['[]', '"text"', '42', 'null']) {
+      const res = await request(app)
+        .post('/hub/contents')
+        .set('Authorization', `Bearer ${WRITE_TOKEN}`)
+        .set('Content-Type', 'application/json')
+        .send(body);
+      expect([body, res.status]).toEqual([body, 422]);
+    }
+    expect(await count()).toBe(0);
+  });
+
+  test('When the body is broken JSON, POST answers 422, not 500', async () => {
+    const app = await makeApp(db);
+    const res = await request(app)
+      .post('/hub/contents')
+      .set('Authorization', `Bearer ${WRITE_TOKEN}`)
+      .set('Content-Type', 'application/json')
+      .send('{"title": ');
+    expect(res.status).toBe(422);
+    expect(res.body.error.message).toBe(
+      'invalid parameter or missing required value: the body is not valid JSON',
+    );
+  });
+
+  test('When the body is larger than 256 KB, POST answers 413', async () => {
+    const app = await makeApp(db);
+    const res = await publish(app, item({ description: 'x'.repeat(300 * 1024) }));
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ error: { status: 413, message: 'request body too large' } });
+    expect(await count()).toBe(0);
+  });
+
+  test('When the body is not JSON (form data, no Content-Type), POST answers 415', async () => {
+    const app = await makeApp(db);
+    const form = await request(app)
+      .post('/hub/contents')
+      .set('Authorization', `Bearer ${WRITE_TOKEN}`)
+      .type('form')
+      .send('title=x');
+    expect(form.status).toBe(415);
+    const none = await request(app)
+      .post('/hub/contents')
+      .set('Authorization', `Bearer ${WRITE_TOKEN}`)
+      .send(Buffer.from('{}'));
+    expect(none.status).toBe(415);
+    const latin = await request(app)
+      .post('/hub/contents')
+      .set('Authorization', `Bearer ${WRITE_TOKEN}`)
+      .set('Content-Type', 'application/json; charset=latin1')
+      .send('{}');
+    expect(latin.status).toBe(415);
+  });
+});
+
+describe('authorisation of writes', () => {
+  test('When the token lacks the hub:write scope, POST, PUT and DELETE answer 403 and change nothing', async () => {
+    const app = await makeApp(db);
+    const created = await publish(app, item());
+    const id = created.body.id as string;
+    const post = await publish(app, item(), READ_TOKEN);
+    expect(post.status).toBe(403);
+    expect(post.body).toEqual({
+      error: { status: 403, message: 'the token lacks the hub:write scope' },
+    });
+    expect(post.headers['www-authenticate']).toBe(
+      'Bearer realm="hub", error="insufficient_scope", scope="hub:write"',
+    );
+    expect((await put(app, id, item({ title: 'x' }), READ_TOKEN)).status).toBe(403);
+    expect((await del(app, id, READ_TOKEN)).status).toBe(403);
+    expect(await count()).toBe(1);
+  });
+
+  test('When there is no token, POST answers 401 before looking at the body', async () => {
+    const app = await makeApp(db);
+    const res = await request(app)
+      .post('/hub/contents')
+      .set('Content-Type', 'application/json')
+      .send('{broken');
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="hub"');
+  });
+
+  test('When a write token comes only as access_token in the query, POST answers 401 (query tokens are for GET)', async () => {
+    const app = await makeApp(db);
+    const res = await request(app)
+      .post(`/hub/contents?access_token=${WRITE_TOKEN}`)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify(item()));
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('PUT and DELETE /hub/contents/{id}', () => {
+  test('When an item is replaced, PUT answers 200 with the new item, and the feeds of both categories change', async () => {
+    const app = await makeApp(db);
+    const { body: created } = await publish(
+      app,
+      item({
+        category: 'it',
+        author: 'a@example.com',
+        enclosure: { url: 'https://img.example.com/a.png' },
+      }),
+    );
+    await getFeed(app, '/hub/categories/it/contents'); // cached
+    const res = await put(app, created.id, item({ title: '바뀐 제목', category: 'food' }));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      id: created.id,
+      title: '바뀐 제목',
+      category: 'food',
+      author: 'hub@example.com (Hub)',
+    });
+    expect(res.body.enclosure).toBeUndefined(); // full replacement: omitted optional fields are gone
+    expect((await getFeed(app, '/hub/categories/it/contents')).body.channel.item).toEqual([]);
+    expect((await getFeed(app, '/hub/categories/food/contents')).body.channel.item[0].title).toBe(
+      '바뀐 제목',
+    );
+  });
+
+  test('When the id is unknown or not a number, PUT and DELETE answer 404', async () => {
+    const app = await makeApp(db);
+    for (const id of ['999999', 'abc', '0', '99999999999999999999']) {
+      expect([id, (await put(app, id, item())).status]).toEqual([id, 404]);
+      expect([id, (await del(app, id)).status]).toEqual([id, 404]);
+    }
+  });
+
+  test('When PUT carries a bad item, it answers 422 and the stored item is unchanged', async () => {
+    const app = await makeApp(db);
+    const { body: created } = await publish(app, item());
+    const res = await put(app, created.id, item({ link: 'nope' }));
+    expect(res.status).toBe(422);
+    expect((await getFeed(app, '/hub/contents')).body.channel.item[0].link).toBe(
+      'https://hub.example.com/contents/1',
+    );
+  });
+
+  test('When an item is deleted, DELETE answers 204 and the item leaves the feeds', async () => {
+    const app = await makeApp(db);
+    const { body: created } = await publish(app, item());
+    await getFeed(app, '/hub/contents'); // cached
+    const res = await del(app, created.id);
+    expect(res.status).toBe(204);
+    expect(res.text).toBe('');
+    expect((await getFeed(app, '/hub/contents')).body.channel.item).toEqual([]);
+    expect((await del(app, created.id)).status).toBe(404);
+  });
+});
+
+describe('date parsing', () => {
+  test('When dates are given in the accepted forms they parse to the right instant, and loose forms are refused', () => {
+    expect(parsePubDate('Mon, 23 Nov 2026 05:26:57 GMT')?.toISOString()).toBe(
+      '2026-11-23T05:26:57.000Z',
+    );
+    expect(parsePubDate('mon, 23 nov 2026 05:26:57 pdt')?.toISOString()).toBe(
+      '2026-11-23T12:26:57.000Z',
+    );
+    expect(parsePubDate('23 Nov 99 05:26:57 +0130')?.toISOString()).toBe(
+      '1999-11-23T03:56:57.000Z',
+    );
+    expect(parsePubDate('2026-11-23T05:26:57-05:00')?.toISOString()).toBe(
+      '2026-11-23T10:26:57.000Z',
+    );
+    for (const bad of [
+      '2',
+      '1 1',
+      '2026-11-23',
+      'Mon, 32 Nov 2026 05:26:57 GMT',
+      '2026-13-01T00:00:00Z',
+      '2026-11-23T24:00:00Z',
+      '1969-12-31T23:59:59Z',
+      '',
+    ]) {
+      expect([bad, parsePubDate(bad)]).toEqual([bad, undefined]);
+    }
+  });
+});

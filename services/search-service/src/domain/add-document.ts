@@ -1,0 +1,131 @@
+import { parseDoc, parseDockey, parseForce, SEARCH_ERRORS, type ParsedDoc } from '@hub/contracts';
+import { ServiceError } from '@hub/service-kit';
+import type pg from 'pg';
+import {
+  changeDocumentCount,
+  COLLECTION_FULL,
+  commitWithDocumentSlot,
+  lockCollection,
+  takeDocumentSlot,
+} from '../store/collections';
+import { inTransaction, sqlState } from '../store/db';
+import { deleteOldestDocuments, insertDocument, type DocumentRef } from '../store/documents';
+import { deleteChange, upsertChange } from './changes';
+import { recordChange, type DomainDeps } from './deps';
+import { check, fail, step } from './steps';
+
+const E = SEARCH_ERRORS.add;
+
+export interface AddInput {
+  dockey: string | undefined;
+  force: string | undefined;
+  doc: string | undefined;
+}
+
+/** The collection was full when the slot was to be taken (the transaction is rolled back). */
+class CollectionFull extends Error {}
+
+/**
+ * POST {base}/v2/{cid}/docs. dockey → force → doc are checked; then one transaction inserts
+ * the document (a dockey already there: 406 document is already exists), hands the change to
+ * the engine and the thumbnails, and takes a document slot together with its COMMIT. When the
+ * collection is full: 406 index max reached, or with force=1 the transaction is done again
+ * making room by deleting the oldest documents under the collection's row lock.
+ */
+export async function addDocument(
+  deps: DomainDeps,
+  collectionId: string,
+  input: AddInput,
+): Promise<void> {
+  const dockey = check(parseDockey(input.dockey, 'add'));
+  const force = parseForce(input.force);
+  const doc = check(parseDoc(input.doc, 'add'));
+
+  try {
+    await addWhileThereIsRoom(deps, collectionId, dockey, doc);
+  } catch (e) {
+    if (!(e instanceof CollectionFull)) throw e;
+    if (!force) fail(E.indexMaxReached);
+    await addReplacingTheOldest(deps, collectionId, dockey, doc);
+  }
+}
+
+/** The usual add: the slot is taken in the same round trip as the COMMIT. */
+async function addWhileThereIsRoom(
+  deps: DomainDeps,
+  collectionId: string,
+  dockey: string,
+  doc: ParsedDoc,
+): Promise<void> {
+  const commit = commitWithDocumentSlot(collectionId);
+  const onCommitError = (e: unknown): Error =>
+    sqlState(e) === COLLECTION_FULL
+      ? new CollectionFull()
+      : new ServiceError(E.databaseException, { cause: e });
+  await inTransaction(
+    deps.pool,
+    onCommitError,
+    async (tx) => {
+      const added = await insertNew(tx, collectionId, dockey, doc);
+      await step(E.addProcessFail, () =>
+        recordChange(deps, tx, upsertChange(collectionId, added, doc)),
+      );
+    },
+    { commit },
+  );
+}
+
+/** force=1 on a full collection: the oldest documents make room, in the same transaction. */
+async function addReplacingTheOldest(
+  deps: DomainDeps,
+  collectionId: string,
+  dockey: string,
+  doc: ParsedDoc,
+): Promise<void> {
+  await inTransaction(
+    deps.pool,
+    (e) => new ServiceError(E.databaseException, { cause: e }),
+    async (tx) => {
+      const added = await insertNew(tx, collectionId, dockey, doc);
+      const removed = await step(E.userInfoFail, () => makeRoom(tx, collectionId, added.id));
+      if (!removed) fail(E.indexMaxReached);
+      await step(E.addProcessFail, async () => {
+        for (const old of removed) await recordChange(deps, tx, deleteChange(collectionId, old));
+        await recordChange(deps, tx, upsertChange(collectionId, added, doc));
+      });
+    },
+  );
+}
+
+/** Inserts the document; a dockey already in the collection answers 406. */
+async function insertNew(
+  tx: pg.PoolClient,
+  collectionId: string,
+  dockey: string,
+  doc: ParsedDoc,
+): Promise<DocumentRef> {
+  const added = await step(E.duplicationCheckFail, () =>
+    insertDocument(tx, collectionId, dockey, doc.json),
+  );
+  if (!added) fail(E.alreadyExists);
+  return added;
+}
+
+/**
+ * Counts the new document in under the collection's row lock: a slot when there is room again,
+ * else the oldest documents (normally one; more when the maximum was lowered) are deleted.
+ * Null when nothing can make room (a maximum of 0).
+ */
+async function makeRoom(
+  tx: pg.PoolClient,
+  collectionId: string,
+  newId: string,
+): Promise<DocumentRef[] | null> {
+  if (await takeDocumentSlot(tx, collectionId)) return [];
+  const counts = await lockCollection(tx, collectionId);
+  if (!counts || counts.maxDocuments === 0) return null;
+  const excess = counts.documentCount + 1 - counts.maxDocuments;
+  const removed = excess > 0 ? await deleteOldestDocuments(tx, collectionId, excess, newId) : [];
+  await changeDocumentCount(tx, collectionId, 1 - removed.length);
+  return removed;
+}

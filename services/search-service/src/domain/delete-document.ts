@@ -1,0 +1,37 @@
+import { parseDockey, SEARCH_ERRORS } from '@hub/contracts';
+import { changeDocumentCount, lockCollection } from '../store/collections';
+import { inTransaction } from '../store/db';
+import { deleteDocument as deleteStored } from '../store/documents';
+import { deleteChange } from './changes';
+import { recordChange, type DomainDeps } from './deps';
+import { as, check, fail, step } from './steps';
+
+const E = SEARCH_ERRORS.delete;
+
+export interface DeleteInput {
+  dockey: string | undefined;
+}
+
+/**
+ * DELETE {base}/v2/{cid}/docs. The dockey is checked; in one transaction the collection row is
+ * locked (the same lock order as a forced add, which deletes the oldest documents), the
+ * document deleted (none: 404 dockey is invalid), counted out, and the change handed on.
+ */
+export async function deleteDocument(
+  deps: DomainDeps,
+  collectionId: string,
+  input: DeleteInput,
+): Promise<void> {
+  const dockey = check(parseDockey(input.dockey, 'delete'));
+
+  await inTransaction(deps.pool, as(E.deleteProcessFail), async (tx) => {
+    const locked = await step(E.userInfoFail, () => lockCollection(tx, collectionId));
+    if (!locked) fail(SEARCH_ERRORS.common.cidInvalid);
+    const deleted = await step(E.deleteProcessFail, () => deleteStored(tx, collectionId, dockey));
+    if (!deleted) fail(E.dockeyInvalid);
+    await step(E.deleteProcessFail, async () => {
+      await changeDocumentCount(tx, collectionId, -1);
+      await recordChange(deps, tx, deleteChange(collectionId, deleted));
+    });
+  });
+}

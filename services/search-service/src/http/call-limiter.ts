@@ -1,0 +1,196 @@
+import type pg from 'pg';
+import type { Logger } from '@hub/service-kit';
+
+export interface CallLimiterOptions {
+  pool: pg.Pool;
+  /** length of a window; windows are fixed and aligned to the UNIX epoch */
+  windowSeconds: number;
+  /** how long locally counted calls may wait before they are added to the shared counter */
+  flushMs: number;
+  /** within this many calls of the limit, every call is counted in the database at once */
+  exactMargin: number;
+  logger?: Logger;
+  now?: () => number;
+}
+
+interface Counter {
+  windowStart: number;
+  /** the shared count for this window as of this instance's last database round trip */
+  known: number;
+  /** calls admitted here and not yet added to the shared count */
+  pending: number;
+}
+
+const ADD_CALLS = `INSERT INTO api_calls AS a (collection_id, window_start, calls) VALUES ($1, $2, $3)
+  ON CONFLICT (collection_id, window_start) DO UPDATE SET calls = a.calls + EXCLUDED.calls
+  RETURNING calls`;
+const TAKE_ONE = `UPDATE api_calls SET calls = calls + 1
+  WHERE collection_id = $1 AND window_start = $2 AND calls < $3 RETURNING calls`;
+
+/**
+ * The API call limit of every collection, shared by all instances through one counter row per
+ * collection and window (api_calls), without a database round trip per request:
+ *  - Far from the limit a call is admitted and counted in memory; counts are added to the
+ *    shared row at most `flushMs` later (one round trip per collection per flush).
+ *  - The first call of a collection in a window on this instance, and every call within
+ *    `exactMargin` of the limit, goes to the database at once (atomic check-and-count).
+ *  - Once the shared count has reached the limit, calls are refused from memory until the
+ *    window ends (a count never goes down within a window). A refused call is not counted.
+ * Overshoot: another instance that has not flushed yet can still admit calls it received in
+ * its current flush interval; so with N instances the window can exceed the limit by at most
+ * the calls the other N-1 instances receive in one flush interval.
+ */
+export class CallLimiter {
+  private readonly counters = new Map<string, Counter>();
+  /** pending counts of windows that have ended, still to be written */
+  private readonly leftovers: Array<{ collectionId: string; windowStart: number; calls: number }> =
+    [];
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> | null = null;
+  private lastCleanup = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: CallLimiterOptions) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  private windowStart(): number {
+    const seconds = Math.floor(this.now() / 1000);
+    return seconds - (seconds % this.opts.windowSeconds);
+  }
+
+  /** Admits (and counts) one call, or refuses it. Throws when the database is needed and fails. */
+  async admit(collectionId: string, maxCalls: number): Promise<boolean> {
+    const windowStart = this.windowStart();
+    let c = this.counters.get(collectionId);
+    if (c && c.windowStart !== windowStart) {
+      if (c.pending > 0) {
+        this.leftovers.push({ collectionId, windowStart: c.windowStart, calls: c.pending });
+      }
+      c = undefined;
+    }
+    if (!c) {
+      // first call of this window here: learn the shared count (and count this call) at once
+      c = { windowStart, known: 0, pending: 0 };
+      this.counters.set(collectionId, c);
+      return this.admitExactly(collectionId, c, maxCalls);
+    }
+    if (c.known >= maxCalls) return false;
+    if (c.known + c.pending + this.opts.exactMargin < maxCalls) {
+      c.pending++;
+      this.scheduleFlush();
+      return true;
+    }
+    return this.admitExactly(collectionId, c, maxCalls);
+  }
+
+  /** Near the limit: add what is pending, then take one call only if the count allows it. */
+  private async admitExactly(collectionId: string, c: Counter, maxCalls: number): Promise<boolean> {
+    const pending = c.pending;
+    const { rows } = await this.opts.pool.query<{ calls: string }>({
+      name: 'api-calls-add',
+      text: ADD_CALLS,
+      values: [collectionId, c.windowStart, pending],
+    });
+    c.pending -= pending;
+    c.known = Math.max(c.known, Number(rows[0]!.calls));
+    if (c.known >= maxCalls) return false;
+    const taken = await this.opts.pool.query<{ calls: string }>({
+      name: 'api-calls-take-one',
+      text: TAKE_ONE,
+      values: [collectionId, c.windowStart, maxCalls],
+    });
+    if (!taken.rows[0]) {
+      c.known = Math.max(c.known, maxCalls);
+      return false;
+    }
+    c.known = Math.max(c.known, Number(taken.rows[0].calls));
+    return true;
+  }
+
+  private scheduleFlush(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, this.opts.flushMs);
+    this.timer.unref();
+  }
+
+  /** Adds every locally counted call to the shared counters (also used by tests and close). */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    this.flushing = this.flushOnce().finally(() => {
+      this.flushing = null;
+    });
+    return this.flushing;
+  }
+
+  private async flushOnce(): Promise<void> {
+    const work: Array<Promise<void>> = [];
+    for (const [collectionId, c] of this.counters) {
+      const pending = c.pending;
+      if (pending === 0) continue;
+      work.push(
+        this.opts.pool
+          .query<{ calls: string }>({
+            name: 'api-calls-add',
+            text: ADD_CALLS,
+            values: [collectionId, c.windowStart, pending],
+          })
+          .then(({ rows }) => {
+            c.pending -= pending;
+            c.known = Math.max(c.known, Number(rows[0]!.calls));
+          }),
+      );
+    }
+    for (const left of this.leftovers.splice(0)) {
+      work.push(
+        this.opts.pool
+          .query({
+            name: 'api-calls-add',
+            text: ADD_CALLS,
+            values: [left.collectionId, left.windowStart, left.calls],
+          })
+          .then(() => undefined),
+      );
+    }
+    const results = await Promise.allSettled(work);
+    const failed = results.filter((r) => r.status === 'rejected');
+    if (failed.length) {
+      this.opts.logger?.warn(
+        { err: (failed[0] as PromiseRejectedResult).reason },
+        'api call counts not flushed; retrying',
+      );
+      if ([...this.counters.values()].some((c) => c.pending > 0)) this.scheduleFlush();
+    }
+    await this.cleanup();
+  }
+
+  /** Drops counters of windows that ended long ago (at most once per window). */
+  private async cleanup(): Promise<void> {
+    const windowStart = this.windowStart();
+    if (this.lastCleanup === windowStart) return;
+    this.lastCleanup = windowStart;
+    for (const [id, c] of this.counters) {
+      if (c.windowStart !== windowStart && c.pending === 0) this.counters.delete(id);
+    }
+    await this.opts.pool
+      .query('DELETE FROM api_calls WHERE window_start < $1', [
+        windowStart - 2 * this.opts.windowSeconds,
+      ])
+      .catch(() => undefined);
+  }
+
+  /** Forgets a collection (deleted through the admin API). */
+  forget(collectionId: string): void {
+    this.counters.delete(collectionId);
+  }
+
+  /** Stops the timer and writes what is pending. */
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.flush().catch(() => undefined);
+  }
+}

@@ -1,0 +1,101 @@
+import { isLosslessNumber, parse, stringify } from 'lossless-json';
+import type { ResultDocument, SearchResult } from '../domain/search';
+import type { CollectionStatus } from '../domain/status';
+
+/**
+ * The JSON and XML writers of search results and status. Numbers are never passed through
+ * JavaScript doubles: stored docs are parsed with lossless-json (numbers keep their text).
+ *
+ * A result document lists: dockey, then the stored fields in the order the client sent them,
+ * then categories ([] when the doc has none), then the archive_* fields of the thumbnails.
+ */
+
+export type ResultFields = Array<[string, unknown]>;
+
+export function resultFields(d: ResultDocument): ResultFields {
+  const stored = parse(d.doc) as Record<string, unknown>;
+  const fields: ResultFields = [['dockey', d.dockey], ...Object.entries(stored)];
+  if (!('categories' in stored)) fields.push(['categories', []]);
+  for (const [name, value] of Object.entries(d.archive)) fields.push([name, value]);
+  return fields;
+}
+
+// ---------------------------------------------------------------- JSON
+
+function jsonDoc(d: ResultDocument): string {
+  return stringify(Object.fromEntries(resultFields(d))) ?? '{}';
+}
+
+/** {"querytime":…,"start":…,"numfound":…,"docs":[…]} */
+export function searchJson(r: SearchResult): string {
+  return `{"querytime":${r.querytime},"start":${r.start},"numfound":${r.numfound},"docs":[${r.docs
+    .map(jsonDoc)
+    .join(',')}]}`;
+}
+
+/** {"search_status":"true"|"false","document_count":…} (search_status is a string, as in the spec) */
+export function statusJson(s: CollectionStatus): string {
+  return `{"search_status":"${s.searchable}","document_count":${s.documentCount}}`;
+}
+
+// ---------------------------------------------------------------- XML
+
+/** Characters XML 1.0 does not allow anywhere (C0 controls but tab/LF/CR, U+FFFE, U+FFFF, lone surrogates). */
+const XML_ILLEGAL =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Text content / attribute value: illegal characters removed, markup characters escaped. */
+export function xmlText(s: string): string {
+  return s.replace(XML_ILLEGAL, '').replace(/[&<>"']/g, (c) => XML_ENTITIES[c]!);
+}
+
+const XML_ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
+
+const XML_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+function xmlValue(value: unknown): string {
+  if (typeof value === 'string') return xmlText(value);
+  if (isLosslessNumber(value)) return value.toString();
+  return xmlText(String(value));
+}
+
+/** One field: <name>value</name>; categories: <categories><category>1</category>…</categories>. */
+function xmlField(name: string, value: unknown): string {
+  const element = XML_NAME.test(name) && !/^xml/i.test(name) ? name : null;
+  const open = element ?? `field name="${xmlText(name)}"`;
+  const close = element ?? 'field';
+  if (Array.isArray(value)) {
+    const items = value.map((v) => `<category>${xmlValue(v)}</category>`).join('');
+    return `<${open}>${items}</${close}>`;
+  }
+  return `<${open}>${xmlValue(value)}</${close}>`;
+}
+
+const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
+
+/**
+ * <result><querytime/><start/><numfound/><docs><doc><dockey/>…fields…</doc>…</docs></result>
+ */
+export function searchXml(r: SearchResult): string {
+  const docs = r.docs
+    .map((d) => `<doc>${resultFields(d).map(([n, v]) => xmlField(n, v)).join('')}</doc>`)
+    .join('');
+  return (
+    `${XML_DECLARATION}<result><querytime>${r.querytime}</querytime><start>${r.start}</start>` +
+    `<numfound>${r.numfound}</numfound><docs>${docs}</docs></result>`
+  );
+}
+
+/** <status><search_status>true</search_status><document_count>…</document_count></status> */
+export function statusXml(s: CollectionStatus): string {
+  return (
+    `${XML_DECLARATION}<status><search_status>${s.searchable}</search_status>` +
+    `<document_count>${s.documentCount}</document_count></status>`
+  );
+}

@@ -1,0 +1,167 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { parseReturnType, SEARCH_ERRORS } from '@hub/contracts';
+import { ServiceError } from '@hub/service-kit';
+import { addDocument } from '../domain/add-document';
+import { deleteDocument } from '../domain/delete-document';
+import type { DomainDeps } from '../domain/deps';
+import { searchDocuments } from '../domain/search';
+import { collectionStatus } from '../domain/status';
+import { check, fail } from '../domain/steps';
+import { updateDocument } from '../domain/update-document';
+import { updateField } from '../domain/update-field';
+import type { CollectionDirectory } from '../store/collections';
+import { authorize } from './auth';
+import { formOf, readParams } from './body';
+import type { CallLimiter } from './call-limiter';
+import { HTTP_ERRORS } from './errors';
+import { searchJson, searchXml, statusJson, statusXml } from './render';
+
+export interface RouteDeps extends DomainDeps {
+  collections: CollectionDirectory;
+  callLimiter: CallLimiter;
+  maxBodyBytes: number;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Handler = (req: Request, res: Response) => Promise<void>;
+
+/**
+ * One path with its handlers per method: another method answers 405 with an Allow header
+ * (before the body is read); HEAD is answered like GET.
+ */
+function route(
+  router: Router,
+  path: string,
+  handlers: Partial<Record<Method, Handler>>,
+  body: RequestHandler[],
+) {
+  const methods = Object.keys(handlers);
+  const allow = (handlers.GET ? [...methods, 'HEAD'] : methods).join(', ');
+  const handlerOf = (req: Request) =>
+    handlers[(req.method === 'HEAD' ? 'GET' : req.method) as Method];
+  router
+    .route(path)
+    .all((req, _res, next) => {
+      if (!handlerOf(req)) {
+        throw new ServiceError(HTTP_ERRORS.methodNotAllowed, { headers: { Allow: allow } });
+      }
+      next();
+    })
+    .all(...body, async (req: Request, res: Response) => {
+      await handlerOf(req)!(req, res);
+    });
+}
+
+const PLAIN = 'text/plain; charset=utf-8';
+
+function ok(res: Response): void {
+  res.status(200).type(PLAIN).send('OK');
+}
+
+function sendAs(res: Response, format: 'xml' | 'json', body: string): void {
+  res
+    .status(200)
+    .set('Cache-Control', 'no-store')
+    .type(format === 'json' ? 'application/json; charset=utf-8' : 'application/xml; charset=utf-8')
+    .send(body);
+}
+
+/** add, update, field update, delete, status: mounted under the path of {base_url}. */
+export function indexRoutes(deps: RouteDeps): Router {
+  const router = Router();
+  const body = readParams(deps.maxBodyBytes);
+
+  route(
+    router,
+    '/v2/:cid/docs',
+    {
+      POST: async (req, res) => {
+        const p = formOf(req);
+        const collection = await authorize(deps, 'add', String(req.params.cid), p);
+        if (p.invalid('dockey', 'force', 'doc')) fail(SEARCH_ERRORS.add.invalidEncoding);
+        await addDocument(deps, collection.id, {
+          dockey: p.get('dockey'),
+          force: p.get('force'),
+          doc: p.get('doc'),
+        });
+        ok(res);
+      },
+      PUT: async (req, res) => {
+        const p = formOf(req);
+        const collection = await authorize(deps, 'update', String(req.params.cid), p);
+        if (p.invalid('dockey', 'doc')) fail(SEARCH_ERRORS.update.invalidEncoding);
+        await updateDocument(deps, collection.id, { dockey: p.get('dockey'), doc: p.get('doc') });
+        ok(res);
+      },
+      DELETE: async (req, res) => {
+        const p = formOf(req);
+        const collection = await authorize(deps, 'delete', String(req.params.cid), p);
+        await deleteDocument(deps, collection.id, { dockey: p.get('dockey') });
+        ok(res);
+      },
+    },
+    body,
+  );
+
+  route(
+    router,
+    '/v2/:cid/docs/fields',
+    {
+      PUT: async (req, res) => {
+        const p = formOf(req);
+        const collection = await authorize(deps, 'fieldUpdate', String(req.params.cid), p);
+        await updateField(deps, collection.id, {
+          dockey: p.get('dockey'),
+          fieldname: p.get('fieldname'),
+          fieldvalue: p.get('fieldvalue'),
+        });
+        ok(res);
+      },
+    },
+    body,
+  );
+
+  route(
+    router,
+    '/v2/:cid/status/:format',
+    {
+      GET: async (req, res) => {
+        const collection = await authorize(deps, 'status', String(req.params.cid), formOf(req));
+        const format = check(parseReturnType(String(req.params.format)));
+        const status = await collectionStatus(deps, collection.id);
+        sendAs(res, format, format === 'json' ? statusJson(status) : statusXml(status));
+      },
+    },
+    body,
+  );
+  return router;
+}
+
+/** search: mounted under the path of {search_url}. */
+export function searchRoutes(deps: RouteDeps): Router {
+  const router = Router();
+  route(
+    router,
+    '/v2/:cid/search/:format',
+    {
+      GET: async (req, res) => {
+        const p = formOf(req);
+        const collection = await authorize(deps, 'search', String(req.params.cid), p);
+        const format = check(parseReturnType(String(req.params.format)));
+        const result = await searchDocuments(deps, collection.id, {
+          q: p.get('q'),
+          start: p.get('start'),
+          len: p.get('len'),
+          ca: p.get('ca'),
+          ex_ca: p.get('ex_ca'),
+          sort: p.get('sort'),
+          startdate: p.get('startdate'),
+          enddate: p.get('enddate'),
+        });
+        sendAs(res, format, format === 'json' ? searchJson(result) : searchXml(result));
+      },
+    },
+    readParams(deps.maxBodyBytes),
+  );
+  return router;
+}

@@ -1,0 +1,155 @@
+import type pg from 'pg';
+import type { Logger, Metrics } from '@hub/service-kit';
+import type { DocumentChange, SearchHits, SearchIndex, SearchQuery } from '../search-index';
+import { recordOutboxChange, recordOutboxDrop } from '../../outbox/outbox';
+import { createOutboxRelay, type OutboxRelay, type RelayOptions } from '../../outbox/relay';
+import { createMeiliGateway, type MeiliGateway } from './gateway';
+import { buildSearchRequest } from './mapping';
+
+export interface MeilisearchIndexOptions {
+  pool: pg.Pool;
+  /** MEILI_URL */
+  url: string;
+  /** MEILI_API_KEY (a key with search, documents.*, indexes.*, settings.*, tasks.get) */
+  apiKey?: string;
+  /** MEILI_INDEX (default "documents"): one index shared by every collection */
+  indexUid?: string;
+  logger: Logger;
+  metrics?: Metrics;
+  /** pagination.maxTotalHits: numfound is exact up to this many matches (default 100000) */
+  maxTotalHits?: number;
+  /** status() says searchable=false when the oldest pending change is older (default 60 s) */
+  maxLagSeconds?: number;
+  requestTimeoutMs?: number;
+  taskTimeoutMs?: number;
+  /** tuning of the outbox relay (batch size, poll interval, backoff, LISTEN) */
+  relay?: Omit<RelayOptions, 'pool' | 'sink' | 'logger' | 'metrics'>;
+  /** start() also runs the relay (default true; false for an instance that only serves searches) */
+  runRelay?: boolean;
+}
+
+export interface MeilisearchIndex extends SearchIndex {
+  readonly engine: 'meilisearch';
+  readonly gateway: MeiliGateway;
+  readonly relay: OutboxRelay;
+  /** creates the index and applies its settings (idempotent; start() does it in the background) */
+  ensureSettings(): Promise<void>;
+  /** settings applied, every pending outbox row sent and its task done (tests, reindex) */
+  settle(timeoutMs?: number): Promise<void>;
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * The Meilisearch engine: writes go through the transactional outbox (recordChange inserts a
+ * row in the caller's transaction; the relay sends it), searches go to Meilisearch and return
+ * documents.id values that the domain loads from Postgres.
+ */
+export function createMeilisearchIndex(opts: MeilisearchIndexOptions): MeilisearchIndex {
+  const { pool, logger } = opts;
+  const maxLagSeconds = opts.maxLagSeconds ?? 60;
+  const gateway = createMeiliGateway({
+    url: opts.url,
+    apiKey: opts.apiKey,
+    indexUid: opts.indexUid ?? 'documents',
+    requestTimeoutMs: opts.requestTimeoutMs,
+    taskTimeoutMs: opts.taskTimeoutMs,
+    maxTotalHits: opts.maxTotalHits,
+  });
+  const relay = createOutboxRelay({ ...opts.relay, pool, sink: gateway, logger, metrics: opts.metrics });
+
+  let settingsApplied = false;
+  let settingsRun: Promise<void> | null = null;
+  let retryTimer: NodeJS.Timeout | null = null;
+  let started = false;
+
+  function ensureSettings(): Promise<void> {
+    if (settingsApplied) return Promise.resolve();
+    settingsRun ??= gateway
+      .ensureIndex()
+      .then((r) => {
+        settingsApplied = true;
+        logger.info({ index: gateway.indexUid, created: r.created, updated: r.updated }, 'Meilisearch index ready');
+      })
+      .finally(() => {
+        settingsRun = null;
+      });
+    return settingsRun;
+  }
+
+  function ensureSettingsInBackground(delayMs = 1000): void {
+    ensureSettings().catch((err) => {
+      logger.warn({ err: message(err) }, 'Meilisearch settings not applied yet; retrying');
+      if (started) retryTimer = setTimeout(() => ensureSettingsInBackground(Math.min(delayMs * 2, 30_000)), delayMs);
+    });
+  }
+
+  return {
+    engine: 'meilisearch',
+    gateway,
+    relay,
+
+    async recordChange(tx: pg.PoolClient, change: DocumentChange) {
+      await recordOutboxChange(tx, change);
+    },
+
+    async dropCollection(tx: pg.PoolClient, collectionId: string) {
+      await recordOutboxDrop(tx, collectionId);
+    },
+
+    async search(query: SearchQuery): Promise<SearchHits> {
+      await ensureSettings();
+      return gateway.search(buildSearchRequest(query));
+    },
+
+    async status(collectionId: string) {
+      try {
+        await gateway.health();
+      } catch (err) {
+        return { searchable: false, reason: `meilisearch unreachable: ${message(err)}` };
+      }
+      if (!settingsApplied) {
+        try {
+          await ensureSettings();
+        } catch (err) {
+          return { searchable: false, reason: `meilisearch index not ready: ${message(err)}` };
+        }
+      }
+      const { oldestAgeSeconds } = await relay.pending(collectionId);
+      if (oldestAgeSeconds !== null && oldestAgeSeconds > maxLagSeconds) {
+        return {
+          searchable: false,
+          reason: `search index lags: oldest pending change is ${Math.round(oldestAgeSeconds)} s old (limit ${maxLagSeconds} s)`,
+        };
+      }
+      return { searchable: true };
+    },
+
+    async ping() {
+      await gateway.health();
+    },
+
+    ensureSettings,
+
+    async settle(timeoutMs = 30_000) {
+      await ensureSettings();
+      await relay.drain({ timeoutMs });
+    },
+
+    start() {
+      if (started) return;
+      started = true;
+      ensureSettingsInBackground();
+      if (opts.runRelay ?? true) relay.start();
+    },
+
+    async stop() {
+      started = false;
+      if (retryTimer) clearTimeout(retryTimer);
+      await relay.stop();
+      await settingsRun?.catch(() => {});
+    },
+  };
+}

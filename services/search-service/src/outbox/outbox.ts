@@ -1,0 +1,55 @@
+import type pg from 'pg';
+import type { DocumentChange } from '../index/search-index';
+import { meiliDocumentId, toMeiliDocument } from '../index/meilisearch/mapping';
+
+/** NOTIFY channel of search_outbox (the payload is empty: the relay reads the table). */
+export const OUTBOX_CHANNEL = 'search_outbox';
+
+/**
+ * Records one document change in the caller's transaction: the outbox row commits (or rolls
+ * back) with the document, and the NOTIFY is delivered at commit, waking the relays. One round
+ * trip.
+ */
+export async function recordOutboxChange(
+  tx: pg.PoolClient,
+  change: DocumentChange,
+  opts: { force?: boolean } = {},
+): Promise<void> {
+  const payload = change.op === 'upsert' ? JSON.stringify(toMeiliDocument(change)) : null;
+  await tx.query(
+    `WITH row AS (
+       INSERT INTO search_outbox (op, collection_id, meili_id, dockey, doc_id, version, payload, force)
+       VALUES ($1, $2, $3, $4, $5::bigint, $6::bigint, $7::jsonb, $8)
+       RETURNING id)
+     SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM row`,
+    [
+      change.op,
+      change.collectionId,
+      meiliDocumentId(change.collectionId, change.dockey),
+      change.dockey,
+      change.docId,
+      change.version,
+      payload,
+      opts.force ?? false,
+    ],
+  );
+}
+
+/**
+ * A whole collection is being deleted: its pending changes are moot, and one 'drop' row makes
+ * the relay delete its documents from the index (by filter). Later changes of a collection
+ * with the same id wait until that drop is done.
+ */
+export async function recordOutboxDrop(tx: pg.PoolClient, collectionId: string): Promise<void> {
+  await tx.query(
+    `UPDATE search_outbox SET done_at = clock_timestamp(), last_error = 'collection dropped'
+      WHERE collection_id = $1 AND done_at IS NULL AND op <> 'drop'`,
+    [collectionId],
+  );
+  await tx.query(
+    `WITH row AS (
+       INSERT INTO search_outbox (op, collection_id, meili_id) VALUES ('drop', $1, $1) RETURNING id)
+     SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM row`,
+    [collectionId],
+  );
+}

@@ -1,0 +1,67 @@
+import type pg from 'pg';
+
+/** A pool or a client inside a transaction: whatever can run a query. */
+export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
+
+export interface TransactionOptions {
+  /**
+   * The SQL that ends the transaction (default COMMIT). It may carry a last statement before
+   * the COMMIT in the same round trip; if that statement fails, the COMMIT does not run.
+   */
+  commit?: string;
+}
+
+/**
+ * Runs `work` in one transaction on one pooled connection: BEGIN, work, COMMIT; ROLLBACK on
+ * any error (the error is rethrown). A connection that failed is not returned to the pool.
+ * `onDatabaseError` turns a failure of the transaction itself (connect, BEGIN, the commit)
+ * into the error the caller answers with.
+ */
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  onDatabaseError: (cause: unknown) => Error,
+  work: (tx: pg.PoolClient) => Promise<T>,
+  options: TransactionOptions = {},
+): Promise<T> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (e) {
+    throw onDatabaseError(e);
+  }
+  let broken = false;
+  const rollback = () =>
+    client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
+  try {
+    try {
+      await client.query('BEGIN');
+    } catch (e) {
+      broken = true;
+      throw onDatabaseError(e);
+    }
+    let result: T;
+    try {
+      result = await work(client);
+    } catch (e) {
+      await rollback();
+      throw e;
+    }
+    try {
+      await client.query(options.commit ?? 'COMMIT');
+    } catch (e) {
+      await rollback();
+      throw onDatabaseError(e);
+    }
+    return result;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** The SQLSTATE of a database error, if it has one. */
+export function sqlState(e: unknown): string | undefined {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}

@@ -1,0 +1,130 @@
+import type { Queryable } from './db';
+
+/** A stored document: documents.id and version as exact text (bigint), the JSON as stored. */
+export interface StoredDocument {
+  id: string;
+  dockey: string;
+  version: string;
+  /** the doc as stored: the client's JSON, every number with its exact text */
+  doc: string;
+}
+
+export interface DocumentRef {
+  id: string;
+  dockey: string;
+  version: string;
+}
+
+/**
+ * Inserts a new document; null when the dockey is already in the collection. A parallel add of
+ * the same dockey waits on the unique index until the first one commits or rolls back, so a
+ * dockey can never be stored twice.
+ */
+export async function insertDocument(
+  tx: Queryable,
+  collectionId: string,
+  dockey: string,
+  doc: string,
+): Promise<DocumentRef | null> {
+  const { rows } = await tx.query<{ id: string; version: string }>({
+    name: 'document-insert',
+    text: `INSERT INTO documents (collection_id, dockey, doc) VALUES ($1, $2, $3)
+           ON CONFLICT ON CONSTRAINT documents_dockey_unique DO NOTHING
+           RETURNING id, version`,
+    values: [collectionId, dockey, doc],
+  });
+  return rows[0] ? { id: rows[0].id, dockey, version: rows[0].version } : null;
+}
+
+/** Replaces the whole doc of an existing document (version + 1); null when there is none. */
+export async function replaceDocument(
+  tx: Queryable,
+  collectionId: string,
+  dockey: string,
+  doc: string,
+): Promise<DocumentRef | null> {
+  const { rows } = await tx.query<{ id: string; version: string }>({
+    name: 'document-replace',
+    text: `UPDATE documents SET doc = $3, version = version + 1, updated_at = now()
+           WHERE collection_id = $1 AND dockey = $2 RETURNING id, version`,
+    values: [collectionId, dockey, doc],
+  });
+  return rows[0] ? { id: rows[0].id, dockey, version: rows[0].version } : null;
+}
+
+/** Reads a document and locks it until the transaction ends; null when there is none. */
+export async function findDocumentForUpdate(
+  tx: Queryable,
+  collectionId: string,
+  dockey: string,
+): Promise<StoredDocument | null> {
+  const { rows } = await tx.query<StoredDocument>({
+    name: 'document-lock',
+    text: `SELECT id, dockey, version, doc FROM documents
+           WHERE collection_id = $1 AND dockey = $2 FOR UPDATE`,
+    values: [collectionId, dockey],
+  });
+  return rows[0] ?? null;
+}
+
+/** Stores a new doc for a document found by id (version + 1). */
+export async function updateDocumentById(tx: Queryable, id: string, doc: string): Promise<string> {
+  const { rows } = await tx.query<{ version: string }>({
+    name: 'document-update-by-id',
+    text: `UPDATE documents SET doc = $2, version = version + 1, updated_at = now()
+           WHERE id = $1 RETURNING version`,
+    values: [id, doc],
+  });
+  return rows[0]!.version;
+}
+
+/** Deletes one document by dockey; null when there is none. */
+export async function deleteDocument(
+  tx: Queryable,
+  collectionId: string,
+  dockey: string,
+): Promise<DocumentRef | null> {
+  const { rows } = await tx.query<{ id: string; version: string }>({
+    name: 'document-delete',
+    text: `DELETE FROM documents WHERE collection_id = $1 AND dockey = $2 RETURNING id, version`,
+    values: [collectionId, dockey],
+  });
+  return rows[0] ? { id: rows[0].id, dockey, version: rows[0].version } : null;
+}
+
+/**
+ * Deletes the `count` oldest (earliest added) documents of a collection, except `keepId`, and
+ * returns them. The caller holds the collection row lock, so no delete runs in parallel.
+ */
+export async function deleteOldestDocuments(
+  tx: Queryable,
+  collectionId: string,
+  count: number,
+  keepId: string,
+): Promise<DocumentRef[]> {
+  const { rows } = await tx.query<DocumentRef>({
+    name: 'document-delete-oldest',
+    text: `DELETE FROM documents WHERE id IN (
+             SELECT id FROM documents WHERE collection_id = $1 AND id <> $3
+             ORDER BY id LIMIT $2 FOR UPDATE)
+           RETURNING id, dockey, version`,
+    values: [collectionId, count, keepId],
+  });
+  return rows;
+}
+
+/** The stored documents with these ids (any order; ids that no longer exist are absent). */
+export async function loadDocuments(
+  db: Queryable,
+  collectionId: string,
+  ids: readonly string[],
+): Promise<Map<string, StoredDocument>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<StoredDocument>({
+    name: 'document-load',
+    text: `SELECT id, dockey, version, doc FROM documents
+           WHERE id = ANY($1::bigint[]) AND collection_id = $2`,
+    values: [ids, collectionId],
+  });
+  return new Map(rows.map((r) => [r.id, r]));
+}

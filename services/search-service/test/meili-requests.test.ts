@@ -1,0 +1,201 @@
+import { createMeiliGateway, IndexWriteError, type MeiliGateway } from '../src/index/meilisearch/gateway';
+import { buildSearchRequest, indexSettings, type MeiliDocument } from '../src/index/meilisearch/mapping';
+import { startMeiliStub, type MeiliStub } from './meili-stub';
+
+let stub: MeiliStub;
+let gateway: MeiliGateway;
+
+beforeAll(async () => {
+  stub = await startMeiliStub();
+});
+afterAll(() => stub.close());
+beforeEach(() => {
+  stub.reset();
+  gateway = createMeiliGateway({
+    url: stub.url,
+    apiKey: 'master-key',
+    indexUid: 'documents',
+    requestTimeoutMs: 300,
+    taskTimeoutMs: 500,
+  });
+});
+
+function meiliDoc(id: string, version = '1'): MeiliDocument {
+  return {
+    id,
+    collection_id: 'abcd1234',
+    doc_id: '1',
+    version,
+    dockey: 'k',
+    text: { title: 't', body: 'b', fields: {} },
+    categories: [],
+    score_regdate: 1,
+  };
+}
+
+async function rejection(p: Promise<unknown>): Promise<IndexWriteError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(IndexWriteError);
+    return err as IndexWriteError;
+  }
+  throw new Error('expected a rejection');
+}
+
+const calls = () => stub.requests.filter((r) => !r.path.startsWith('/tasks/')).map((r) => `${r.method} ${r.path}`);
+
+describe('Meilisearch request shapes', () => {
+  test('When the index is new, it is created with primary key id and every setting is applied once', async () => {
+    await expect(gateway.ensureIndex()).resolves.toEqual({
+      created: true,
+      updated: [
+        'searchableAttributes',
+        'filterableAttributes',
+        'sortableAttributes',
+        'rankingRules',
+        'localizedAttributes',
+        'pagination',
+      ],
+    });
+    expect(calls()).toEqual(['POST /indexes', 'GET /indexes/documents/settings', 'PATCH /indexes/documents/settings']);
+    expect(stub.requests[0]!.body).toEqual({ uid: 'documents', primaryKey: 'id' });
+    expect(stub.requests[0]!.headers.authorization).toBe('Bearer master-key');
+    const patch = stub.requests.find((r) => r.method === 'PATCH')!;
+    expect(patch.body).toEqual(indexSettings(100000));
+    // every enqueued task is waited for
+    expect(stub.requests.filter((r) => r.path.startsWith('/tasks/')).length).toBeGreaterThanOrEqual(2);
+
+    stub.requests.length = 0;
+    await expect(gateway.ensureIndex()).resolves.toEqual({ created: false, updated: [] });
+    expect(calls()).toEqual(['POST /indexes', 'GET /indexes/documents/settings']);
+  });
+
+  test('When documents are upserted, they are added or replaced with primaryKey=id and the task is awaited', async () => {
+    await gateway.upsert([meiliDoc('abcd1234-a'), meiliDoc('abcd1234-b')]);
+    const add = stub.requests.find((r) => r.path === '/indexes/documents/documents')!;
+    expect(add.method).toBe('POST');
+    expect(add.query).toEqual({ primaryKey: 'id' });
+    expect(add.body).toEqual([meiliDoc('abcd1234-a'), meiliDoc('abcd1234-b')]);
+    expect(stub.documents().get('abcd1234-b')).toEqual(meiliDoc('abcd1234-b'));
+    expect(stub.requests.some((r) => r.method === 'GET' && r.path.startsWith('/tasks/'))).toBe(true);
+  });
+
+  test('When documents are deleted, ids go to delete-batch; a collection is purged by filter', async () => {
+    await gateway.upsert([meiliDoc('abcd1234-a'), meiliDoc('abcd1234-b')]);
+    stub.requests.length = 0;
+    await gateway.remove(['abcd1234-a']);
+    await gateway.purgeCollection('abcd1234');
+    expect(calls()).toEqual(['POST /indexes/documents/documents/delete-batch', 'POST /indexes/documents/documents/delete']);
+    expect(stub.requests[0]!.body).toEqual(['abcd1234-a']);
+    expect(stub.requests.find((r) => r.path.endsWith('/documents/delete'))!.body).toEqual({
+      filter: 'collection_id = "abcd1234"',
+    });
+    expect(stub.documents().size).toBe(0);
+  });
+
+  test('When a search is made, the body carries filter, sort, page/hitsPerPage, doc_id only, all words', async () => {
+    stub.searchHandler = () => ({
+      hits: Array.from({ length: 13 }, (_, i) => ({ doc_id: String(i + 1) })),
+      totalHits: 4321,
+      page: 2,
+      hitsPerPage: 13,
+      totalPages: 333,
+      processingTimeMs: 1,
+      query: 'q',
+    });
+    const request = buildSearchRequest({
+      collectionId: 'abcd1234',
+      q: '검색 words',
+      start: 15,
+      len: 10,
+      ca: [1, 2],
+      exCa: [3],
+      sort: 1,
+      startdate: '10',
+      enddate: '20',
+    });
+    await expect(gateway.search(request)).resolves.toEqual({
+      numfound: 4321,
+      docIds: ['3', '4', '5', '6', '7', '8', '9', '10', '11', '12'],
+    });
+    const search = stub.requests.find((r) => r.path === '/indexes/documents/search')!;
+    expect(search.method).toBe('POST');
+    expect(search.body).toEqual({
+      q: '검색 words',
+      filter: [
+        'collection_id = "abcd1234"',
+        'categories IN [1, 2]',
+        'NOT categories IN [3]',
+        'score_regdate >= 10',
+        'score_regdate <= 20',
+      ],
+      sort: ['score_regdate:desc'],
+      page: 2,
+      hitsPerPage: 13,
+      attributesToRetrieve: ['doc_id'],
+      matchingStrategy: 'all',
+      locales: ['kor', 'eng'],
+    });
+  });
+
+  test('When reindex lists a collection, documents/fetch is asked by filter for id, doc_id and version', async () => {
+    await gateway.upsert([meiliDoc('abcd1234-a', '7')]);
+    await expect(gateway.listDocuments('abcd1234', 0, 1000)).resolves.toEqual({
+      total: 1,
+      results: [{ id: 'abcd1234-a', doc_id: '1', version: '7' }],
+    });
+    expect(stub.requests.at(-1)!.body).toEqual({
+      filter: 'collection_id = "abcd1234"',
+      fields: ['id', 'doc_id', 'version'],
+      offset: 0,
+      limit: 1000,
+    });
+  });
+});
+
+describe('Meilisearch failures', () => {
+  test('When Meilisearch answers 5xx, the write fails as transient', async () => {
+    stub.failRequests(1, 503);
+    const err = await rejection(gateway.upsert([meiliDoc('abcd1234-a')]));
+    expect(err.kind).toBe('transient');
+    expect(err.message).toMatch(/503/);
+  });
+
+  test('When Meilisearch refuses the request (4xx), the write is rejected', async () => {
+    const bad = { ...meiliDoc('abcd1234-a'), id: 'bad id!' };
+    const err = await rejection(gateway.upsert([bad]));
+    expect(err.kind).toBe('rejected');
+  });
+
+  test('When the task fails on the content, the write is rejected; on an internal error, transient', async () => {
+    stub.failTasks(1, 'invalid_request');
+    expect((await rejection(gateway.upsert([meiliDoc('abcd1234-a')]))).kind).toBe('rejected');
+    stub.failTasks(1, 'internal');
+    expect((await rejection(gateway.upsert([meiliDoc('abcd1234-a')]))).kind).toBe('transient');
+  });
+
+  test('When a request hangs, it times out as transient', async () => {
+    stub.hangRequests(1, (r) => r.path === '/indexes/documents/documents');
+    const started = Date.now();
+    const err = await rejection(gateway.upsert([meiliDoc('abcd1234-a')]));
+    expect(err.kind).toBe('transient');
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  test('When a task never finishes, waiting times out as transient', async () => {
+    stub.taskDelayMs = 1500;
+    const err = await rejection(gateway.upsert([meiliDoc('abcd1234-a')]));
+    expect(err.kind).toBe('transient');
+    stub.taskDelayMs = 0;
+    await new Promise((r) => setTimeout(r, 1600));
+  });
+
+  test('When Meilisearch is down, health and writes fail', async () => {
+    stub.down = true;
+    await expect(gateway.health()).rejects.toThrow();
+    expect((await rejection(gateway.remove(['abcd1234-a']))).kind).toBe('transient');
+    stub.down = false;
+    await expect(gateway.health()).resolves.toBeUndefined();
+  });
+});

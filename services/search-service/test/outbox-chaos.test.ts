@@ -1,0 +1,143 @@
+import type pg from 'pg';
+import { createPool } from '@hub/service-kit';
+import type { TestDatabase } from '@hub/testing';
+import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meilisearch';
+import { meiliDocumentId } from '../src/index/meilisearch/mapping';
+import { compareVersions } from '../src/outbox/coalesce';
+import { startMeiliStub, type MeiliStub } from './meili-stub';
+import { killIdleInTransaction, remove, silentLogger, testDatabase, upsert, waitFor, withTx } from './outbox-fixtures';
+
+/**
+ * Three relays against a flaky index: HTTP 5xx, hanging requests, failed and slow tasks,
+ * outages, and relays killed mid-batch, while a writer commits a few hundred changes.
+ * Afterwards the index must hold exactly the last committed state, and no document may ever
+ * have gone back to an older version.
+ */
+
+let db: TestDatabase;
+let stub: MeiliStub;
+// the writer has its own pool, so that the relay killer never hits a write transaction
+let writers: pg.Pool;
+const relays: MeilisearchIndex[] = [];
+
+beforeAll(async () => {
+  db = await testDatabase();
+  stub = await startMeiliStub();
+  const url = new URL(db.url);
+  url.searchParams.set('application_name', 'chaos-writer');
+  writers = createPool(url.toString(), 4);
+});
+afterAll(async () => {
+  await Promise.all(relays.map((r) => r.stop()));
+  await writers.end();
+  await stub.close();
+  await db.drop();
+});
+
+// a small deterministic PRNG so that a failure can be replayed
+function prng(seed: number) {
+  return () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+}
+
+test('When the index fails in every way while changes commit, every committed change arrives and none goes backwards', async () => {
+  const random = prng(20241124);
+  for (let i = 0; i < 3; i++) {
+    relays.push(
+      createMeilisearchIndex({
+        pool: db.pool,
+        url: stub.url,
+        logger: silentLogger,
+        requestTimeoutMs: 200,
+        taskTimeoutMs: 400,
+        relay: { baseBackoffMs: 20, maxBackoffMs: 150, pollIntervalMs: 50, batchSize: 7 },
+      }),
+    );
+  }
+  await relays[0]!.ensureSettings();
+  relays.forEach((r) => r.start());
+
+  const dockeys = Array.from({ length: 15 }, (_, i) => `key-${i}`);
+  const model = new Map<string, { docId: number; version: number; exists: boolean }>();
+  let nextDocId = 1;
+  let kills = 0;
+
+  let chaosOn = true;
+  const chaos = (async () => {
+    while (chaosOn) {
+      const r = random();
+      if (r < 0.2) stub.failRequests(1 + Math.floor(random() * 3), 500 + Math.floor(random() * 4));
+      else if (r < 0.3) stub.hangRequests(1);
+      else if (r < 0.45) stub.failTasks(1, 'internal');
+      else if (r < 0.55) stub.taskDelayMs = Math.floor(random() * 60);
+      else if (r < 0.65) {
+        stub.down = true;
+        await new Promise((res) => setTimeout(res, 100));
+        stub.down = false;
+      } else if (r < 0.8) kills += await killIdleInTransaction(db.pool, 'chaos-writer');
+      await new Promise((res) => setTimeout(res, 20 + random() * 40));
+    }
+  })();
+
+  const engine = relays[0]!;
+  for (let i = 0; i < 300; i++) {
+    const dockey = dockeys[Math.floor(random() * dockeys.length)]!;
+    const state = model.get(dockey);
+    const del = state?.exists && random() < 0.25;
+    let change;
+    if (del) {
+      state!.version++;
+      state!.exists = false;
+      change = remove({ dockey, docId: state!.docId, version: state!.version });
+    } else if (state?.exists) {
+      state.version++;
+      change = upsert({ dockey, docId: state.docId, version: state.version });
+    } else {
+      const fresh = { docId: nextDocId++, version: 1, exists: true };
+      model.set(dockey, fresh);
+      change = upsert({ dockey, docId: fresh.docId, version: 1 });
+    }
+    await withTx(writers, (tx) => engine.recordChange(tx, change));
+    if (random() < 0.3) await new Promise((res) => setTimeout(res, random() * 15));
+  }
+
+  chaosOn = false;
+  await chaos;
+  stub.reset();
+  await waitFor(async () => (await engine.relay.pending()).count === 0, 20_000, 50);
+  await Promise.all(relays.map((r) => r.stop()));
+
+  // the index holds exactly the last committed state
+  const docs = stub.documents();
+  for (const [dockey, state] of model) {
+    const doc = docs.get(meiliDocumentId('abcd1234', dockey));
+    if (state.exists) {
+      expect({ dockey, doc_id: doc?.doc_id, version: doc?.version }).toEqual({
+        dockey,
+        doc_id: String(state.docId),
+        version: String(state.version),
+      });
+    } else {
+      expect({ dockey, doc }).toEqual({ dockey, doc: undefined });
+    }
+  }
+  expect(docs.size).toBe([...model.values()].filter((s) => s.exists).length);
+
+  // never backwards: the versions written for one id only grow
+  const last = new Map<string, { docId: string; version: string }>();
+  const backwards: string[] = [];
+  for (const entry of stub.log) {
+    if (entry[1] === 'deleted') continue;
+    const [id, docId, version] = entry as [string, string, string];
+    const prev = last.get(id);
+    if (prev && compareVersions({ docId, version }, prev) < 0) backwards.push(`${id}: ${prev.version} → ${version}`);
+    last.set(id, { docId, version });
+  }
+  expect(backwards).toEqual([]);
+  // the chaos really happened
+  expect(kills).toBeGreaterThan(0);
+  const failed = await db.pool.query(`SELECT count(*)::int AS n FROM search_outbox WHERE attempts > 0`);
+  expect(failed.rows[0].n).toBeGreaterThan(0);
+}, 60_000);

@@ -1,0 +1,92 @@
+import path from 'node:path';
+import type pg from 'pg';
+import { parseDoc } from '@hub/contracts';
+import { createLogger } from '@hub/service-kit';
+import { createTestDatabase, type TestDatabase } from '@hub/testing';
+import type { DocumentChange } from '../src/index/search-index';
+
+export const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
+
+export function testDatabase(): Promise<TestDatabase> {
+  return createTestDatabase({ migrationsDir: MIGRATIONS_DIR, migrationsTable: 'search_migrations', poolSize: 20 });
+}
+
+export const silentLogger = createLogger('search-service-test', 'silent');
+
+export async function withTx<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
+  const tx = await pool.connect();
+  try {
+    await tx.query('BEGIN');
+    const out = await fn(tx);
+    await tx.query('COMMIT');
+    return out;
+  } catch (err) {
+    await tx.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    tx.release();
+  }
+}
+
+export interface ChangeSpec {
+  collectionId?: string;
+  dockey: string;
+  docId: string | number;
+  version: string | number;
+  title?: string;
+  image?: string;
+  categories?: number[];
+  regdate?: number;
+}
+
+/** An upsert change with a real ParsedDoc (parsed by @hub/contracts). */
+export function upsert(spec: ChangeSpec): DocumentChange {
+  const fields: Record<string, unknown> = {
+    icontents_title: spec.title ?? `title ${spec.dockey} v${spec.version}`,
+    icontents_body: `body of ${spec.dockey}`,
+    score_regdate: spec.regdate ?? 1700000000,
+  };
+  if (spec.image) fields.contents_image = spec.image;
+  if (spec.categories) fields.categories = spec.categories;
+  const parsed = parseDoc(JSON.stringify(fields));
+  if (!parsed.ok) throw new Error(parsed.error.text);
+  return {
+    op: 'upsert',
+    collectionId: spec.collectionId ?? 'abcd1234',
+    dockey: spec.dockey,
+    docId: String(spec.docId),
+    version: String(spec.version),
+    doc: parsed.value,
+  };
+}
+
+export function remove(spec: ChangeSpec): DocumentChange {
+  return {
+    op: 'delete',
+    collectionId: spec.collectionId ?? 'abcd1234',
+    dockey: spec.dockey,
+    docId: String(spec.docId),
+    version: String(spec.version),
+    doc: null,
+  };
+}
+
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000, stepMs = 5): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await check()) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
+
+/** Ends the Postgres session of whoever sits idle in a transaction (a relay waiting for its task). */
+export async function killIdleInTransaction(pool: pg.Pool, sparedApplication = '-'): Promise<number> {
+  const r = await pool.query(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+      WHERE datname = current_database() AND state LIKE 'idle in transaction%' AND pid <> pg_backend_pid()
+        AND application_name <> $1`,
+    [sparedApplication],
+  );
+  return r.rowCount ?? 0;
+}

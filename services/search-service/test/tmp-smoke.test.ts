@@ -1,0 +1,28 @@
+import { createSearchTestDatabase, makeApp, newCollection, client, docJson, type TestDatabase } from './helpers/harness';
+let db: TestDatabase;
+beforeAll(async () => { db = await createSearchTestDatabase(); });
+afterAll(() => db.drop());
+test('smoke', async () => {
+  const app = makeApp(db);
+  const c = await newCollection(app);
+  const api = client(app, c);
+  let r = await api.add('k1', '{"icontents_title":"서울에서 맛집을","icontents_body":"b & <x>","score_regdate":1700000000,"score_x":9223372036854775807,"categories":[1,2]}');
+  console.log(r.status, r.text);
+  r = await api.add('k1', docJson());
+  console.log(r.status, r.text);
+  r = await api.search({ q: '서울' });
+  console.log(r.status, r.text);
+  r = await api.search({ q: '맛집' }, 'xml');
+  console.log(r.status, r.text);
+  r = await api.updateField('k1', 'score_x', '-9223372036854775808');
+  console.log(r.status, r.text);
+  r = await api.status();
+  console.log(r.status, r.text);
+  r = await api.search({ q: '서울' });
+  console.log(r.status, r.text);
+  r = await api.delete('k1');
+  console.log(r.status, r.text);
+  r = await api.status('xml');
+  console.log(r.status, r.text);
+  await app.services.close();
+});
