@@ -107,14 +107,14 @@ async function main() {
       const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
       const cpu = (await cpuOf(server.process)) - cpu0;
       const ok = expectStatus === 304 ? result['3xx'] : result['2xx'];
-      const bad = result.totalCompletedRequests - ok + result.errors + result.timeouts;
+      const bad = result.requests.total - ok + result.errors + result.timeouts;
       const row = {
         name,
         rps: Math.round(result.requests.average),
         p50: result.latency.p50,
         p99: result.latency.p99,
-        total: result.totalCompletedRequests,
-        cpuPerReq: cpu / Math.max(1, result.totalCompletedRequests),
+        total: result.requests.total,
+        cpuPerReq: cpu / Math.max(1, result.requests.total),
         bad,
       };
       log(
@@ -203,6 +203,8 @@ async function renderTimings(pool, dbUrl, log) {
 function child(role, env, children, message) {
   return new Promise((resolve, reject) => {
     const c = fork(fileURLToPath(import.meta.url), [role], {
+      // e.g. FEED_BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the servers
+      execArgv: (process.env.FEED_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
       env,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -214,9 +216,11 @@ function child(role, env, children, message) {
 }
 
 function cpuOf(c) {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('a server process did not answer')), 5000);
     const on = (m) => {
       if (m && m.cpu) {
+        clearTimeout(timer);
         c.off('message', on);
         resolve(m.cpu.user + m.cpu.system);
       }
@@ -387,7 +391,9 @@ function answerCpuQueries() {
 
 function serveBare() {
   // the baseline: the same bytes and headers from memory, writeHead + end
-  process.on('message', ({ bodies }) => {
+  process.on('message', (m) => {
+    if (!m || !m.bodies) return;
+    const { bodies } = m;
     const json = Buffer.from(bodies.json.body, 'base64');
     const xml = Buffer.from(bodies.xml.body, 'base64');
     const server = http.createServer((req, res) => {

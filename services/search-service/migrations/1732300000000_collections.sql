@@ -21,6 +21,32 @@ CREATE TABLE api_calls (
   PRIMARY KEY (collection_id, window_start)
 );
 
+-- The exact check of the API call limit, in one round trip: adds the calls an instance has
+-- counted locally (p_pending), then takes one more call if the count is still below p_max.
+-- The counter row stays locked between the two steps, so parallel takers cannot both pass.
+CREATE FUNCTION take_api_call(
+  p_collection text,
+  p_window bigint,
+  p_pending bigint,
+  p_max bigint,
+  OUT total bigint,
+  OUT taken boolean
+)
+LANGUAGE plpgsql AS $fn$
+BEGIN
+  INSERT INTO api_calls AS a (collection_id, window_start, calls)
+  VALUES (p_collection, p_window, p_pending)
+  ON CONFLICT (collection_id, window_start) DO UPDATE SET calls = a.calls + EXCLUDED.calls
+  RETURNING a.calls INTO total;
+  taken := total < p_max;
+  IF taken THEN
+    UPDATE api_calls AS a SET calls = a.calls + 1
+    WHERE a.collection_id = p_collection AND a.window_start = p_window
+    RETURNING a.calls INTO total;
+  END IF;
+END
+$fn$;
+
 -- Takes one document slot of a collection (document_count + 1 while below max_documents) or
 -- fails with SQLSTATE SF001 when the collection is full. The add transaction sends it together
 -- with its COMMIT in one round trip ("SELECT take_document_slot('id'); COMMIT"), so the row
@@ -39,5 +65,6 @@ $fn$;
 
 -- Down Migration
 DROP FUNCTION take_document_slot(text);
+DROP FUNCTION take_api_call(text, bigint, bigint, bigint);
 DROP TABLE api_calls;
 DROP TABLE collections;

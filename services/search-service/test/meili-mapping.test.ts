@@ -4,7 +4,9 @@ import {
   buildFilter,
   buildSearchRequest,
   buildSort,
+  DEFAULT_RANKING_RULES,
   filterString,
+  matchesNothing,
   indexSettings,
   meiliDocumentId,
   pageWindow,
@@ -82,6 +84,11 @@ describe('Meilisearch documents', () => {
     });
   });
 
+  test('When documents.id is a safe integer, it is also kept as doc_seq for tie-breaking', () => {
+    const m = toMeiliDocument({ op: 'upsert', collectionId: 'abcd1234', dockey: 'k', docId: '42', version: '1', doc: doc(base) });
+    expect(m.doc_seq).toBe(42);
+  });
+
   test('When a doc has no categories, categories is [] and the largest regdate stays exact', () => {
     const change: DocumentChange = {
       op: 'upsert',
@@ -134,9 +141,17 @@ describe('Meilisearch filters and sort', () => {
     expect(filterString('a"b\\c')).toBe('"a\\"b\\\\c"');
   });
 
-  test('When sort=1 the newest come first; sort=0 sends no sort', () => {
-    expect(buildSort(1)).toEqual(['score_regdate:desc']);
+  test('When sort=1 the newest come first (ties: newest documents.id); sort=0 sends no sort', () => {
+    expect(buildSort(1)).toEqual(['score_regdate:desc', 'doc_seq:desc']);
     expect(buildSort(0)).toBeUndefined();
+  });
+
+  test('When q has no word or ca is empty, the query matches nothing without asking Meilisearch', () => {
+    expect(matchesNothing(query({ q: '' }))).toBe(true);
+    expect(matchesNothing(query({ q: ' !?. ' }))).toBe(true);
+    expect(matchesNothing(query({ ca: [] }))).toBe(true);
+    expect(matchesNothing(query({ q: '서울' }))).toBe(false);
+    expect(matchesNothing(query({ q: 'x', exCa: [] }))).toBe(false);
   });
 });
 
@@ -170,7 +185,7 @@ describe('Paging with exact counts', () => {
       q: 'hello',
       params: {
         filter: ['collection_id = "abcd1234"', 'categories IN [5]'],
-        sort: ['score_regdate:desc'],
+        sort: ['score_regdate:desc', 'doc_seq:desc'],
         page: 2,
         hitsPerPage: 13,
         attributesToRetrieve: ['doc_id'],
@@ -199,7 +214,11 @@ describe('Index settings', () => {
   test('When the settings are built, title ranks above body and every filter/sort field is declared', () => {
     expect(wanted.searchableAttributes).toEqual(['text.title', 'text.body', 'text.fields']);
     expect(wanted.filterableAttributes).toEqual(['collection_id', 'categories', 'score_regdate']);
-    expect(wanted.sortableAttributes).toEqual(['score_regdate']);
+    expect(wanted.sortableAttributes).toEqual(['score_regdate', 'doc_seq']);
+    expect(wanted.rankingRules).toEqual(DEFAULT_RANKING_RULES);
+    expect(wanted.rankingRules.indexOf('attributeRank')).toBeLessThan(wanted.rankingRules.indexOf('score_regdate:desc'));
+    expect(wanted.typoTolerance).toEqual({ enabled: false });
+    expect(wanted.prefixSearch).toBe('disabled');
     expect(wanted.localizedAttributes[0]!.locales).toEqual(['kor', 'eng']);
     expect(wanted.pagination.maxTotalHits).toBe(100000);
   });
@@ -210,6 +229,7 @@ describe('Index settings', () => {
       filterableAttributes: ['score_regdate', 'categories', 'collection_id'],
       localizedAttributes: [{ attributePatterns: ['text.*', 'text'], locales: ['eng', 'kor'] }],
       displayedAttributes: ['*'],
+      typoTolerance: { enabled: false, minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 } },
     };
     expect(settingsToUpdate(current, wanted)).toBeNull();
   });
@@ -221,6 +241,8 @@ describe('Index settings', () => {
       sortableAttributes: [],
       rankingRules: ['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness'],
       localizedAttributes: null,
+      typoTolerance: { enabled: true },
+      prefixSearch: 'indexingTime',
       pagination: { maxTotalHits: 1000 },
     };
     expect(settingsToUpdate(defaults, wanted)).toEqual(wanted);
@@ -254,6 +276,19 @@ describe('Outbox coalescing', () => {
     expect(compareVersions({ docId: '2', version: '1' }, { docId: '1', version: '99' })).toBe(1);
     expect(compareVersions({ docId: '9007199254740993', version: '1' }, { docId: '9007199254740992', version: '1' })).toBe(1);
     expect(compareVersions({ docId: '1', version: '3' }, { docId: '1', version: '3' })).toBe(0);
+  });
+
+  test('When a delete carries the version of the last upsert, it orders after that upsert', () => {
+    expect(compareVersions({ docId: '1', version: '3', deleted: true }, { docId: '1', version: '3' })).toBe(1);
+    expect(compareVersions({ docId: '2', version: '1' }, { docId: '1', version: '3', deleted: true })).toBe(1);
+    const plan = planBatch([row(1, '1', '3'), row(2, '1', '3', { op: 'delete', payload: null })], new Map());
+    expect(plan.deletes.map((c) => c.winner.id)).toEqual(['2']);
+    // the upsert of that version was applied already: the delete is still sent
+    const applied = new Map([['abcd1234-x', { docId: '1', version: '3' }]]);
+    expect(planBatch([row(2, '1', '3', { op: 'delete', payload: null })], applied).deletes).toHaveLength(1);
+    // and once the delete is applied, a late upsert of that version is stale
+    const deleted = new Map([['abcd1234-x', { docId: '1', version: '3', deleted: true }]]);
+    expect(planBatch([row(1, '1', '3')], deleted).stale).toHaveLength(1);
   });
 
   test('When a batch holds several versions of a document, only the newest is sent', () => {

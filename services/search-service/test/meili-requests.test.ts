@@ -55,6 +55,8 @@ describe('Meilisearch request shapes', () => {
         'sortableAttributes',
         'rankingRules',
         'localizedAttributes',
+        'typoTolerance',
+        'prefixSearch',
         'pagination',
       ],
     });
@@ -130,7 +132,7 @@ describe('Meilisearch request shapes', () => {
         'score_regdate >= 10',
         'score_regdate <= 20',
       ],
-      sort: ['score_regdate:desc'],
+      sort: ['score_regdate:desc', 'doc_seq:desc'],
       page: 2,
       hitsPerPage: 13,
       attributesToRetrieve: ['doc_id'],
@@ -139,15 +141,15 @@ describe('Meilisearch request shapes', () => {
     });
   });
 
-  test('When reindex lists a collection, documents/fetch is asked by filter for id, doc_id and version', async () => {
+  test('When reindex lists a collection, documents/fetch is asked by filter for id, dockey, doc_id and version', async () => {
     await gateway.upsert([meiliDoc('abcd1234-a', '7')]);
     await expect(gateway.listDocuments('abcd1234', 0, 1000)).resolves.toEqual({
       total: 1,
-      results: [{ id: 'abcd1234-a', doc_id: '1', version: '7' }],
+      results: [{ id: 'abcd1234-a', dockey: 'k', doc_id: '1', version: '7' }],
     });
     expect(stub.requests.at(-1)!.body).toEqual({
       filter: 'collection_id = "abcd1234"',
-      fields: ['id', 'doc_id', 'version'],
+      fields: ['id', 'dockey', 'doc_id', 'version'],
       offset: 0,
       limit: 1000,
     });

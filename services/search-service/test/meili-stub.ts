@@ -67,6 +67,8 @@ const DEFAULT_SETTINGS = {
   sortableAttributes: [],
   rankingRules: ['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness'],
   localizedAttributes: null,
+  typoTolerance: { enabled: true, minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 } },
+  prefixSearch: 'indexingTime',
   pagination: { maxTotalHits: 1000 },
 };
 
@@ -229,10 +231,16 @@ export async function startMeiliStub(): Promise<MeiliStub> {
     let hits = [...i.docs.values()].filter(
       (d) => filters.every((f) => f(d)) && terms.every((t) => words(d.text).some((w) => w.includes(t))),
     );
+    // like the engine's ranking rules: (sort=0: every word in the title first), then newest
+    // score_regdate, then newest doc_seq
     const sort = body.sort as string[] | undefined;
-    if (sort?.[0] === 'score_regdate:desc') {
-      hits = hits.sort((a, b) => (b.score_regdate as number) - (a.score_regdate as number));
-    }
+    const inTitle = (d: Doc) => (terms.every((t) => words((d.text as { title: string }).title).some((w) => w.includes(t))) ? 0 : 1);
+    hits = hits.sort(
+      (a, b) =>
+        (sort ? 0 : inTitle(a) - inTitle(b)) ||
+        (b.score_regdate as number) - (a.score_regdate as number) ||
+        ((b.doc_seq as number) ?? 0) - ((a.doc_seq as number) ?? 0),
+    );
     const maxTotalHits = (i.settings.pagination as { maxTotalHits: number }).maxTotalHits;
     hits = hits.slice(0, maxTotalHits);
     const hitsPerPage = Number(body.hitsPerPage ?? 20);

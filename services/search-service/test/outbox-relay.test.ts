@@ -109,6 +109,18 @@ describe('recordChange', () => {
     expect(stub.documents().get(id('a'))).toMatchObject({ doc_id: '2', version: '1' });
   });
 
+  test('When a delete carries the version of the last upsert (as the store sends it), the document goes', async () => {
+    await withTx(db.pool, (tx) => engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 4 })));
+    await engine.settle();
+    await withTx(db.pool, (tx) => engine.recordChange(tx, remove({ dockey: 'a', docId: 1, version: 4 })));
+    await engine.settle();
+    expect(stub.documents().has(id('a'))).toBe(false);
+    // a late copy of the upsert cannot bring it back
+    await withTx(db.pool, (tx) => engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 4 })));
+    await engine.settle();
+    expect(stub.documents().has(id('a'))).toBe(false);
+  });
+
   test('When a collection is dropped, its pending changes are dropped and its documents purged by filter', async () => {
     await withTx(db.pool, async (tx) => {
       await engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 }));

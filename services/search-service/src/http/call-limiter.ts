@@ -24,8 +24,7 @@ interface Counter {
 const ADD_CALLS = `INSERT INTO api_calls AS a (collection_id, window_start, calls) VALUES ($1, $2, $3)
   ON CONFLICT (collection_id, window_start) DO UPDATE SET calls = a.calls + EXCLUDED.calls
   RETURNING calls`;
-const TAKE_ONE = `UPDATE api_calls SET calls = calls + 1
-  WHERE collection_id = $1 AND window_start = $2 AND calls < $3 RETURNING calls`;
+const TAKE_ONE = 'SELECT total, taken FROM take_api_call($1, $2, $3, $4)';
 
 /**
  * The API call limit of every collection, shared by all instances through one counter row per
@@ -84,28 +83,17 @@ export class CallLimiter {
     return this.admitExactly(collectionId, c, maxCalls);
   }
 
-  /** Near the limit: add what is pending, then take one call only if the count allows it. */
+  /** Near the limit: add what is pending and take one call if the count allows it (one round trip). */
   private async admitExactly(collectionId: string, c: Counter, maxCalls: number): Promise<boolean> {
     const pending = c.pending;
-    const { rows } = await this.opts.pool.query<{ calls: string }>({
-      name: 'api-calls-add',
-      text: ADD_CALLS,
-      values: [collectionId, c.windowStart, pending],
-    });
-    c.pending -= pending;
-    c.known = Math.max(c.known, Number(rows[0]!.calls));
-    if (c.known >= maxCalls) return false;
-    const taken = await this.opts.pool.query<{ calls: string }>({
+    const { rows } = await this.opts.pool.query<{ total: string; taken: boolean }>({
       name: 'api-calls-take-one',
       text: TAKE_ONE,
-      values: [collectionId, c.windowStart, maxCalls],
+      values: [collectionId, c.windowStart, pending, maxCalls],
     });
-    if (!taken.rows[0]) {
-      c.known = Math.max(c.known, maxCalls);
-      return false;
-    }
-    c.known = Math.max(c.known, Number(taken.rows[0].calls));
-    return true;
+    c.pending -= pending;
+    c.known = Math.max(c.known, Number(rows[0]!.total));
+    return rows[0]!.taken;
   }
 
   private scheduleFlush(): void {

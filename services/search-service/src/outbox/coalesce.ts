@@ -19,16 +19,27 @@ export interface OutboxRow {
 export interface AppliedVersion {
   docId: string;
   version: string;
+  /** a delete: it ends its documents.id, so it orders after an upsert of the same version */
+  deleted?: boolean;
 }
 
-/** The order of changes to one Meilisearch document: by documents.id (new on re-add), then version. */
+/**
+ * The order of changes to one Meilisearch document: by documents.id (new on re-add), then
+ * version, then a delete after an upsert of the same version (the delete of a document carries
+ * the version of its last upsert, and nothing follows a delete under that documents.id).
+ */
 export function compareVersions(a: AppliedVersion, b: AppliedVersion): number {
   const da = BigInt(a.docId);
   const db = BigInt(b.docId);
   if (da !== db) return da < db ? -1 : 1;
   const va = BigInt(a.version);
   const vb = BigInt(b.version);
-  return va === vb ? 0 : va < vb ? -1 : 1;
+  if (va !== vb) return va < vb ? -1 : 1;
+  return Number(a.deleted ?? false) - Number(b.deleted ?? false);
+}
+
+function rowVersion(row: OutboxRow): AppliedVersion {
+  return { docId: row.docId, version: row.version, deleted: row.op === 'delete' };
 }
 
 /** The change to send for one Meilisearch document, and the rows it settles. */
@@ -63,14 +74,14 @@ export function planBatch(rows: OutboxRow[], applied: ReadonlyMap<string, Applie
   for (const [meiliId, list] of byId) {
     let winner = list[0]!;
     for (const row of list) {
-      const c = compareVersions(row, winner);
+      const c = compareVersions(rowVersion(row), rowVersion(winner));
       // equal versions: prefer a forced row, then the later row
       if (c > 0 || (c === 0 && (row.force || !winner.force))) winner = row;
     }
-    const forced = list.some((r) => r.force && compareVersions(r, winner) === 0);
+    const forced = list.some((r) => r.force && compareVersions(rowVersion(r), rowVersion(winner)) === 0);
     const current = applied.get(meiliId);
     if (current) {
-      const c = compareVersions(current, winner);
+      const c = compareVersions(current, rowVersion(winner));
       if (c > 0 || (c === 0 && !forced)) {
         plan.stale.push(...list);
         continue;

@@ -8,8 +8,9 @@ export interface Wakeup {
 }
 
 export function createWakeup(): Wakeup {
+  // a wake-up with nobody waiting is kept for the next wait (a NOTIFY during a batch)
   let pending = false;
-  let resolveWait: (() => void) | null = null;
+  const waiters = new Set<() => void>();
   return {
     wait(ms) {
       if (pending) {
@@ -17,19 +18,18 @@ export function createWakeup(): Wakeup {
         return Promise.resolve();
       }
       return new Promise<void>((resolve) => {
-        const timer = setTimeout(done, ms);
-        function done() {
+        const done = () => {
           clearTimeout(timer);
-          resolveWait = null;
-          pending = false;
+          waiters.delete(done);
           resolve();
-        }
-        resolveWait = done;
+        };
+        const timer = setTimeout(done, ms);
+        waiters.add(done);
       });
     },
     wake() {
-      if (resolveWait) resolveWait();
-      else pending = true;
+      if (waiters.size === 0) pending = true;
+      for (const done of [...waiters]) done();
     },
   };
 }
@@ -97,6 +97,7 @@ export function listenChannel(
     if (stopped || retry) return;
     logger.warn({ channel, err }, 'LISTEN connection unavailable; retrying');
     retry = setTimeout(() => void connect(), reconnectMs);
+    retry.unref();
   };
   void connect();
 

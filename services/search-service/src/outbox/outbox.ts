@@ -53,3 +53,34 @@ export async function recordOutboxDrop(tx: pg.PoolClient, collectionId: string):
     [collectionId],
   );
 }
+
+/**
+ * Many changes in one statement (reindex): forced rows, re-sent even at the version
+ * Meilisearch already holds, never over a newer one.
+ */
+export async function recordOutboxChanges(
+  db: Pick<pg.Pool | pg.PoolClient, 'query'>,
+  changes: DocumentChange[],
+  opts: { force?: boolean } = {},
+): Promise<void> {
+  if (changes.length === 0) return;
+  await db.query(
+    `WITH rows AS (
+       INSERT INTO search_outbox (op, collection_id, meili_id, dockey, doc_id, version, payload, force)
+       SELECT op, c, m, k, d, v, p, $8
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::jsonb[])
+              AS u(op, c, m, k, d, v, p)
+       RETURNING id)
+     SELECT pg_notify('${OUTBOX_CHANNEL}', '') WHERE EXISTS (SELECT 1 FROM rows)`,
+    [
+      changes.map((c) => c.op),
+      changes.map((c) => c.collectionId),
+      changes.map((c) => meiliDocumentId(c.collectionId, c.dockey)),
+      changes.map((c) => c.dockey),
+      changes.map((c) => c.docId),
+      changes.map((c) => c.version),
+      changes.map((c) => (c.op === 'upsert' ? JSON.stringify(toMeiliDocument(c)) : null)),
+      opts.force ?? false,
+    ],
+  );
+}

@@ -225,7 +225,7 @@ export function createOutboxRelay(opts: RelayOptions): OutboxRelay {
        ON CONFLICT (meili_id) DO UPDATE
           SET collection_id = excluded.collection_id, doc_id = excluded.doc_id, version = excluded.version,
               deleted = excluded.deleted, applied_at = excluded.applied_at
-        WHERE (a.doc_id, a.version) <= (excluded.doc_id, excluded.version)`,
+        WHERE (a.doc_id, a.version, a.deleted) <= (excluded.doc_id, excluded.version, excluded.deleted)`,
       [
         changes.map((c) => c.meiliId),
         changes.map((c) => c.winner.collectionId),
@@ -356,11 +356,14 @@ export function createOutboxRelay(opts: RelayOptions): OutboxRelay {
     if (rows.length === 0) return { selected: selected.length, done: 0, failed: 0, skipped };
 
     const applied = new Map<string, AppliedVersion>();
-    const appliedRows = await client.query<{ meili_id: string; doc_id: string; version: string }>(
-      `SELECT meili_id, doc_id::text, version::text FROM search_applied_versions WHERE meili_id = ANY($1::text[])`,
+    const appliedRows = await client.query<{ meili_id: string; doc_id: string; version: string; deleted: boolean }>(
+      `SELECT meili_id, doc_id::text, version::text, deleted
+         FROM search_applied_versions WHERE meili_id = ANY($1::text[])`,
       [locked],
     );
-    for (const r of appliedRows.rows) applied.set(r.meili_id, { docId: r.doc_id, version: r.version });
+    for (const r of appliedRows.rows) {
+      applied.set(r.meili_id, { docId: r.doc_id, version: r.version, deleted: r.deleted });
+    }
 
     const plan = planBatch(rows, applied);
     await markDone(

@@ -172,14 +172,19 @@ export function commitWithDocumentSlot(collectionId: string): string {
   return `SELECT take_document_slot('${collectionId}'); COMMIT`;
 }
 
-/** Locks the collection row (until the transaction ends) and reads its count and maximum. */
+/**
+ * Locks the collection row (until the transaction ends) and reads its count and maximum. NO KEY
+ * UPDATE: it queues behind slot takers and deleters, but not behind transactions that merely
+ * insert documents (their foreign key holds a KEY SHARE lock on this row), which would
+ * deadlock with a forced add waiting here.
+ */
 export async function lockCollection(
   tx: Queryable,
   id: string,
 ): Promise<{ documentCount: number; maxDocuments: number } | null> {
   const { rows } = await tx.query<{ document_count: number; max_documents: number }>({
     name: 'collection-lock',
-    text: 'SELECT document_count, max_documents FROM collections WHERE id = $1 FOR UPDATE',
+    text: 'SELECT document_count, max_documents FROM collections WHERE id = $1 FOR NO KEY UPDATE',
     values: [id],
   });
   return rows[0] ? { documentCount: rows[0].document_count, maxDocuments: rows[0].max_documents } : null;

@@ -58,6 +58,7 @@ export interface MeiliGatewayOptions {
   /** task polling interval (default 10 ms: tasks of a few documents take milliseconds) */
   taskPollMs?: number;
   maxTotalHits?: number;
+  rankingRules?: string[];
 }
 
 export interface MeiliGateway extends IndexSink {
@@ -66,12 +67,12 @@ export interface MeiliGateway extends IndexSink {
   /** creates the index (primary key `id`) if missing and applies settings that differ */
   ensureIndex(): Promise<{ created: boolean; updated: string[] }>;
   search(request: MeiliSearchRequest): Promise<{ numfound: number; docIds: string[] }>;
-  /** documents of one collection (id, doc_id, version), for reindex */
+  /** documents of one collection (id, dockey, doc_id, version), for reindex */
   listDocuments(
     collectionId: string,
     offset: number,
     limit: number,
-  ): Promise<{ total: number; results: Array<Pick<MeiliDocument, 'id' | 'doc_id' | 'version'>> }>;
+  ): Promise<{ total: number; results: Array<Pick<MeiliDocument, 'id' | 'dockey' | 'doc_id' | 'version'>> }>;
   /** deletes the whole index (tests and `reindex --recreate`) */
   deleteIndex(): Promise<void>;
 }
@@ -117,7 +118,7 @@ export function createMeiliGateway(opts: MeiliGatewayOptions): MeiliGateway {
     defaultWaitOptions: { timeout: taskTimeout, interval: opts.taskPollMs ?? 10 },
   });
   const index = client.index<MeiliDocument>(opts.indexUid);
-  const settings = indexSettings(opts.maxTotalHits ?? 100_000);
+  const settings = indexSettings(opts.maxTotalHits ?? 100_000, opts.rankingRules);
 
   async function write(what: string, run: () => Promise<MeiliTask>, okCodes?: string[]): Promise<void> {
     let task: MeiliTask;
@@ -185,7 +186,7 @@ export function createMeiliGateway(opts: MeiliGatewayOptions): MeiliGateway {
     async listDocuments(collectionId, offset, limit) {
       const page = await index.getDocuments({
         filter: `collection_id = ${filterString(collectionId)}`,
-        fields: ['id', 'doc_id', 'version'],
+        fields: ['id', 'dockey', 'doc_id', 'version'],
         offset,
         limit,
       });

@@ -4,7 +4,7 @@ import type { DocumentChange, SearchHits, SearchIndex, SearchQuery } from '../se
 import { recordOutboxChange, recordOutboxDrop } from '../../outbox/outbox';
 import { createOutboxRelay, type OutboxRelay, type RelayOptions } from '../../outbox/relay';
 import { createMeiliGateway, type MeiliGateway } from './gateway';
-import { buildSearchRequest } from './mapping';
+import { buildSearchRequest, matchesNothing } from './mapping';
 
 export interface MeilisearchIndexOptions {
   pool: pg.Pool;
@@ -18,6 +18,8 @@ export interface MeilisearchIndexOptions {
   metrics?: Metrics;
   /** pagination.maxTotalHits: numfound is exact up to this many matches (default 100000) */
   maxTotalHits?: number;
+  /** ranking rules (default DEFAULT_RANKING_RULES, Meilisearch ≥ 1.36) */
+  rankingRules?: string[];
   /** status() says searchable=false when the oldest pending change is older (default 60 s) */
   maxLagSeconds?: number;
   requestTimeoutMs?: number;
@@ -36,6 +38,11 @@ export interface MeilisearchIndex extends SearchIndex {
   ensureSettings(): Promise<void>;
   /** settings applied, every pending outbox row sent and its task done (tests, reindex) */
   settle(timeoutMs?: number): Promise<void>;
+  dropCollection(tx: pg.PoolClient, collectionId: string): Promise<void>;
+  /** applies the settings in the background (retrying) and starts the relay */
+  start(): void;
+  /** stops the relay after its current batch */
+  stop(): Promise<void>;
 }
 
 function message(err: unknown): string {
@@ -57,6 +64,7 @@ export function createMeilisearchIndex(opts: MeilisearchIndexOptions): Meilisear
     requestTimeoutMs: opts.requestTimeoutMs,
     taskTimeoutMs: opts.taskTimeoutMs,
     maxTotalHits: opts.maxTotalHits,
+    rankingRules: opts.rankingRules,
   });
   const relay = createOutboxRelay({ ...opts.relay, pool, sink: gateway, logger, metrics: opts.metrics });
 
@@ -100,6 +108,7 @@ export function createMeilisearchIndex(opts: MeilisearchIndexOptions): Meilisear
     },
 
     async search(query: SearchQuery): Promise<SearchHits> {
+      if (matchesNothing(query)) return { numfound: 0, docIds: [] };
       await ensureSettings();
       return gateway.search(buildSearchRequest(query));
     },

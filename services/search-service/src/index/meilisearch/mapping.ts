@@ -27,6 +27,8 @@ export interface MeiliDocument {
   categories: number[];
   /** score_regdate; ≤ 253402300799 < 2^53 so the f64 that Meilisearch keeps is exact */
   score_regdate: number;
+  /** documents.id as a number, only to break ties like the Postgres engine (newest id first) */
+  doc_seq?: number;
 }
 
 export const TITLE_ATTRIBUTE = 'text.title';
@@ -67,19 +69,31 @@ export function toMeiliDocument(change: DocumentChange): MeiliDocument {
     text: { title: doc.title, body: doc.body, fields },
     categories: doc.categories ?? [],
     score_regdate: Number(doc.regdate),
+    ...(Number.isSafeInteger(Number(change.docId)) ? { doc_seq: Number(change.docId) } : {}),
   };
 }
 
+/**
+ * Ranking of the Postgres engine, which the Meilisearch engine reproduces: relevance (sort=0)
+ * puts documents matching the query in their title first, then newest first (score_regdate,
+ * then documents.id); sort=1 is newest first. attributeRank/wordPosition need Meilisearch
+ * ≥ 1.36; for an older server pass rankingRules with "attribute" instead of "attributeRank".
+ */
+export const DEFAULT_RANKING_RULES = ['sort', 'words', 'attributeRank', 'score_regdate:desc', 'doc_seq:desc'];
+
 /** The index settings, applied idempotently at start (see settingsToUpdate). */
-export function indexSettings(maxTotalHits: number) {
+export function indexSettings(maxTotalHits: number, rankingRules: string[] = DEFAULT_RANKING_RULES) {
   return {
-    // title ranks above body, body above the user's own icontents fields ("attribute" rule)
+    // title ranks above body, body above the user's own icontents fields
     searchableAttributes: [TITLE_ATTRIBUTE, BODY_ATTRIBUTE, FIELDS_ATTRIBUTE],
     filterableAttributes: ['collection_id', 'categories', 'score_regdate'],
-    sortableAttributes: ['score_regdate'],
+    sortableAttributes: ['score_regdate', 'doc_seq'],
     // "sort" first: sort=1 is strictly newest first; without a sort parameter the rule is inert
-    rankingRules: ['sort', 'words', 'typo', 'proximity', 'attribute', 'exactness'],
+    rankingRules,
     localizedAttributes: [{ attributePatterns: ['text', 'text.*'], locales: ['kor', 'eng'] }],
+    // whole words only, as the Postgres engine: no typo tolerance, no prefix matching
+    typoTolerance: { enabled: false },
+    prefixSearch: 'disabled' as const,
     pagination: { maxTotalHits },
   };
 }
@@ -121,6 +135,10 @@ export function settingsToUpdate(
   if (JSON.stringify(normaliseLocalized(current.localizedAttributes)) !== JSON.stringify(normaliseLocalized(wanted.localizedAttributes))) {
     update.localizedAttributes = wanted.localizedAttributes;
   }
+  if ((current.typoTolerance as { enabled?: boolean } | undefined)?.enabled !== wanted.typoTolerance.enabled) {
+    update.typoTolerance = wanted.typoTolerance;
+  }
+  if (current.prefixSearch !== wanted.prefixSearch) update.prefixSearch = wanted.prefixSearch;
   const pagination = current.pagination as { maxTotalHits?: number } | undefined;
   if (pagination?.maxTotalHits !== wanted.pagination.maxTotalHits) {
     update.pagination = wanted.pagination;
@@ -156,7 +174,8 @@ function unixTime(text: string): string {
 
 /**
  * The filter of a query (array = AND): the collection always, then ca (any of), ex_ca
- * (none of; documents without categories pass), startdate/enddate (inclusive).
+ * (none of; documents without categories pass), startdate/enddate (inclusive). An empty ca
+ * matches nothing (see matchesNothing); an empty ex_ca excludes nothing.
  */
 export function buildFilter(query: SearchQuery): string[] {
   const filter = [`collection_id = ${filterString(query.collectionId)}`];
@@ -167,9 +186,19 @@ export function buildFilter(query: SearchQuery): string[] {
   return filter;
 }
 
-/** sort=1 → newest first; sort=0 → relevance (no sort parameter). */
+/** sort=1 → newest first (ties: newest documents.id); sort=0 → relevance (no sort parameter). */
 export function buildSort(sort: 0 | 1): string[] | undefined {
-  return sort === 1 ? ['score_regdate:desc'] : undefined;
+  return sort === 1 ? ['score_regdate:desc', 'doc_seq:desc'] : undefined;
+}
+
+const WORD = /[\p{L}\p{M}\p{N}]/u;
+
+/**
+ * A query that matches nothing, answered without asking Meilisearch (which would treat an empty
+ * q as "every document"): q without any word (as the Postgres engine), or an empty ca list.
+ */
+export function matchesNothing(query: SearchQuery): boolean {
+  return !WORD.test(query.q) || (query.ca !== null && query.ca.length === 0);
 }
 
 export interface PageWindow {

@@ -1,0 +1,162 @@
+/**
+ * `pnpm --filter search-service admin <command>`: the admin API from a shell.
+ *
+ *   create     [--max-documents N] [--max-api-calls N] [--thumbnail-size WxH]
+ *   list       [--limit N] [--after ID]
+ *   get        <collection_id>
+ *   rotate-key <collection_id>
+ *   set-limits <collection_id> [--max-documents N] [--max-api-calls N] [--thumbnail-size WxH]
+ *   delete     <collection_id>
+ *
+ * Talks to SEARCH_ADMIN_URL (default http://127.0.0.1:8081) with SEARCH_ADMIN_TOKEN; prints the
+ * JSON answer; exits 1 on an error answer, 2 on a usage error.
+ */
+
+export interface CliIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  fetch: typeof fetch;
+}
+
+const USAGE = `usage: admin <command> [options]
+  create     [--max-documents N] [--max-api-calls N] [--thumbnail-size WxH]
+  list       [--limit N] [--after ID]
+  get        <collection_id>
+  rotate-key <collection_id>
+  set-limits <collection_id> [--max-documents N] [--max-api-calls N] [--thumbnail-size WxH]
+  delete     <collection_id>
+environment: SEARCH_ADMIN_URL (default http://127.0.0.1:8081), SEARCH_ADMIN_TOKEN (required)`;
+
+class UsageError extends Error {}
+
+const LIMIT_OPTIONS: Record<string, string> = {
+  '--max-documents': 'max_documents',
+  '--max-api-calls': 'max_api_calls',
+  '--thumbnail-size': 'thumbnail_size',
+};
+
+/** Splits `args` into positional arguments and --name value options (known names only). */
+function parseArgs(args: string[], allowed: string[]) {
+  const positional: string[] = [];
+  const options: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith('--')) {
+      positional.push(arg);
+      continue;
+    }
+    const [name, inline] = arg.split('=', 2) as [string, string | undefined];
+    if (!allowed.includes(name)) throw new UsageError(`unknown option ${name}`);
+    const value = inline ?? args[++i];
+    if (value === undefined) throw new UsageError(`${name} needs a value`);
+    options[name] = value;
+  }
+  return { positional, options };
+}
+
+function limitsBody(options: Record<string, string>): Record<string, string | number> {
+  const body: Record<string, string | number> = {};
+  for (const [option, field] of Object.entries(LIMIT_OPTIONS)) {
+    const v = options[option];
+    if (v === undefined) continue;
+    body[field] = field === 'thumbnail_size' ? v : /^[0-9]+$/.test(v) ? Number(v) : v;
+  }
+  return body;
+}
+
+function oneId(positional: string[]): string {
+  if (positional.length !== 1) throw new UsageError('expected one collection id');
+  return encodeURIComponent(positional[0]!);
+}
+
+/** Runs one command; returns the process exit code. */
+export async function runAdminCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  io: CliIo,
+): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (!command || command === 'help' || command === '--help') {
+      io.out(USAGE);
+      return command ? 0 : 2;
+    }
+    const token = env.SEARCH_ADMIN_TOKEN?.trim();
+    if (!token) throw new UsageError('SEARCH_ADMIN_TOKEN is required');
+    const base = `${(env.SEARCH_ADMIN_URL?.trim() || 'http://127.0.0.1:8081').replace(/\/+$/, '')}/admin/collections`;
+    let method = 'GET';
+    let url = base;
+    let body: Record<string, unknown> | undefined;
+    const limitNames = Object.keys(LIMIT_OPTIONS);
+    switch (command) {
+      case 'create': {
+        const { positional, options } = parseArgs(rest, limitNames);
+        if (positional.length) throw new UsageError('create takes no collection id');
+        method = 'POST';
+        body = limitsBody(options);
+        break;
+      }
+      case 'list': {
+        const { positional, options } = parseArgs(rest, ['--limit', '--after']);
+        if (positional.length) throw new UsageError('list takes no collection id');
+        const qs = new URLSearchParams();
+        if (options['--limit']) qs.set('limit', options['--limit']);
+        if (options['--after']) qs.set('after', options['--after']);
+        url = qs.size ? `${base}?${qs}` : base;
+        break;
+      }
+      case 'get':
+        url = `${base}/${oneId(parseArgs(rest, []).positional)}`;
+        break;
+      case 'rotate-key':
+        method = 'POST';
+        url = `${base}/${oneId(parseArgs(rest, []).positional)}/rotate-key`;
+        break;
+      case 'set-limits': {
+        const { positional, options } = parseArgs(rest, limitNames);
+        method = 'PATCH';
+        url = `${base}/${oneId(positional)}`;
+        body = limitsBody(options);
+        if (!Object.keys(body).length) throw new UsageError('set-limits needs at least one limit');
+        break;
+      }
+      case 'delete':
+        method = 'DELETE';
+        url = `${base}/${oneId(parseArgs(rest, []).positional)}`;
+        break;
+      default:
+        throw new UsageError(`unknown command ${command}`);
+    }
+    const res = await io.fetch(url, {
+      method,
+      headers: {
+        Authorization: `Bearer ${token}`,
+        ...(body ? { 'Content-Type': 'application/json' } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    if (res.status === 204) io.out(JSON.stringify({ deleted: decodeURIComponent(url.split('/').pop()!) }));
+    else if (text) io.out(text);
+    if (!res.ok) {
+      io.err(`admin API answered ${res.status}`);
+      return 1;
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`${e.message}\n${USAGE}`);
+      return 2;
+    }
+    io.err(`admin API request failed: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  runAdminCli(process.argv.slice(2), process.env, {
+    out: (t) => process.stdout.write(`${t}\n`),
+    err: (t) => process.stderr.write(`${t}\n`),
+    fetch,
+  }).then((code) => process.exit(code));
+}

@@ -1,0 +1,9 @@
+export { noThumbnails, type ThumbnailService } from './thumbnail-service';
+export {
+  createThumbnailService,
+  thumbnailLocation,
+  type ThumbnailServiceImpl,
+  type ThumbnailServiceOptions,
+} from './service';
+export { thumbnailRouter } from './router';
+export { fetchImage, isPublicAddress, ImageFetchError } from './fetch-image';

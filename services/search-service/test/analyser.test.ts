@@ -1,0 +1,120 @@
+import { distinctTerms, MAX_TERM_CHARS, normalise, queryTerms, terms } from '../src/index/analyser';
+
+/** A query matches a text when every query term is among the text's terms. */
+function matches(text: string, q: string): boolean {
+  const have = new Set(terms(text));
+  const need = queryTerms(q);
+  return need.length > 0 && need.every((t) => have.has(t));
+}
+
+describe('analyser: Hangul', () => {
+  test.each([
+    ['서울에서', ['서울', '울에', '에서']],
+    ['맛집을', ['맛집', '집을']],
+    ['서울', ['서울']],
+    ['서', ['서']],
+    ['한국어 형태소', ['한국', '국어', '형태', '태소']],
+  ])('When the text is %s, the terms are its syllable bigrams %j', (text, expected) => {
+    expect(terms(text)).toEqual(expected);
+  });
+
+  test.each([
+    ['서울에서 맛집을 찾았다', '서울'],
+    ['서울에서 맛집을 찾았다', '맛집'],
+    ['서울에서 맛집을 찾았다', '서울 맛집'],
+    ['서울에서 맛집을 찾았다', '찾았다'],
+    ['부산의 바다', '바다'],
+    ['대한민국 서울특별시', '서울특별시'],
+    ['한 사람', '한'],
+  ])('When a document says %s, q=%s finds it', (text, q) => {
+    expect(matches(text, q)).toBe(true);
+  });
+
+  test.each([
+    ['서울에서 맛집을', '부산'],
+    ['서울에서 맛집을', '서울 부산'],
+    ['울산', '서울'],
+    ['서울', '서울역'],
+    ['서울에서', '서'],
+  ])('When a document says %s, q=%s does not find it', (text, q) => {
+    expect(matches(text, q)).toBe(false);
+  });
+
+  test('When Hangul is written with conjoining jamo, NFKC composes it first', () => {
+    const decomposed = '서울'.normalize('NFD');
+    expect(decomposed).not.toBe('서울');
+    expect(terms(decomposed)).toEqual(['서울']);
+    // compatibility forms are folded by NFKC too
+    expect(normalise('㈜')).toBe('(주)');
+  });
+});
+
+describe('analyser: Latin, digits and other scripts', () => {
+  test.each([
+    ['Hello, World!', ['hello', 'world']],
+    ['SEARCH search SeArCh', ['search', 'search', 'search']],
+    ['ＡＢＣ１２３', ['abc123']],
+    ['iPhone15 Pro', ['iphone15', 'pro']],
+    ['COVID-19 2024.05.01', ['covid', '19', '2024', '05', '01']],
+    ["don't stop_me now", ['don', 't', 'stop', 'me', 'now']],
+    ['Café naïve Ünïcödé', ['café', 'naïve', 'ünïcödé']],
+    ['Straße ΣΊΣΥΦΟΣ', ['straße', 'σίσυφος']],
+    ['Москва', ['москва']],
+    ['e\u0301cole', ['école']],
+    ['x²', ['x2']],
+    ['ﬁnance', ['finance']],
+    ['', []],
+    ['  ..!!  ', []],
+    ['😀 🎉 ♥', []],
+  ])('When the text is %j, the terms are %j', (text, expected) => {
+    expect(terms(text)).toEqual(expected);
+  });
+
+  test.each([
+    ['The Quick Brown Fox', 'quick fox'],
+    ['The Quick Brown Fox', 'QUICK'],
+    ['Version 2024 release', '2024'],
+    ['e-mail me at a@b.com', 'b com'],
+    ['서울2024 행사', '2024'],
+    ['서울2024 행사', '서울'],
+    ['東京タワーに行った', '東京'],
+    ['東京タワーに行った', 'タワー'],
+  ])('When a document says %s, q=%s finds it', (text, q) => {
+    expect(matches(text, q)).toBe(true);
+  });
+
+  test.each([
+    ['The Quick Brown Fox', 'quick dog'],
+    ['foxes', 'fox'],
+    ['2024', '202'],
+    ['iphone15', 'iphone'],
+  ])('When a document says %s, q=%s does not find it (whole words, no stemming)', (text, q) => {
+    expect(matches(text, q)).toBe(false);
+  });
+});
+
+describe('analyser: limits and sets', () => {
+  test('When a word is longer than MAX_TERM_CHARS, it is cut the same way in documents and queries', () => {
+    const long = 'a'.repeat(MAX_TERM_CHARS + 10);
+    expect(terms(long)).toEqual(['a'.repeat(MAX_TERM_CHARS)]);
+    expect(matches(long, long)).toBe(true);
+    expect(matches(long, 'a'.repeat(MAX_TERM_CHARS + 3))).toBe(true);
+    const emoji = '𝒜'.repeat(MAX_TERM_CHARS + 5);
+    expect(Array.from(terms(emoji)[0]!)).toHaveLength(MAX_TERM_CHARS);
+  });
+
+  test('When several texts are analysed together, each term appears once, in first-seen order', () => {
+    expect(distinctTerms(['b a', 'A c b'])).toEqual(['b', 'a', 'c']);
+    expect(queryTerms('서울 서울 맛집')).toEqual(['서울', '맛집']);
+  });
+
+  test('When q has no word characters, it has no terms (and matches nothing)', () => {
+    expect(queryTerms('!!! ...')).toEqual([]);
+    expect(matches('anything', '!!!')).toBe(false);
+  });
+
+  test('When the analyser runs twice on the same text, it gives the same terms (pure)', () => {
+    const text = '서울에서 Hello 123 東京';
+    expect(terms(text)).toEqual(terms(text));
+  });
+});

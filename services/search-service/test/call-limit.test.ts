@@ -1,0 +1,156 @@
+import type pg from 'pg';
+import { SEARCH_ERRORS } from '@hub/contracts';
+import type { SearchApp } from '../src/app';
+import { CallLimiter } from '../src/http/call-limiter';
+import {
+  client,
+  createSearchTestDatabase,
+  makeApp,
+  newCollection,
+  type TestCollection,
+  type TestDatabase,
+} from './helpers/harness';
+
+/**
+ * The API call limit across instances: counted in memory, flushed in batches to one counter
+ * row per collection and window, checked exactly near the limit.
+ */
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createSearchTestDatabase();
+});
+afterAll(() => db.drop());
+
+const LIMIT = SEARCH_ERRORS.common.callLimitReached.text;
+// flushes only when the test asks (or near the limit)
+const MANUAL = { SEARCH_API_CALL_FLUSH_MS: '60000', SEARCH_API_CALL_EXACT_MARGIN: '0' };
+
+async function shared(c: TestCollection): Promise<number> {
+  const { rows } = await db.pool.query('SELECT coalesce(sum(calls), 0)::int AS n FROM api_calls WHERE collection_id = $1', [c.cid]);
+  return rows[0].n;
+}
+
+/** A pool that counts the statements touching api_calls. */
+function countingPool(pool: pg.Pool): { pool: pg.Pool; count: () => number } {
+  let n = 0;
+  const wrapped = new Proxy(pool, {
+    get(target, prop, receiver) {
+      if (prop === 'query') {
+        return (q: unknown, ...rest: unknown[]) => {
+          const text = typeof q === 'string' ? q : (q as { text: string }).text;
+          if (/INTO api_calls|take_api_call/.test(text)) n++;
+          return (target.query as (...a: unknown[]) => unknown)(q, ...rest);
+        };
+      }
+      const v = Reflect.get(target, prop, receiver);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+  return { pool: wrapped, count: () => n };
+}
+
+test('When two instances share a collection, together they admit the limit (overshoot only from unflushed calls)', async () => {
+  const a: SearchApp = makeApp(db, { env: MANUAL });
+  const b: SearchApp = makeApp(db, { env: MANUAL });
+  const c = await newCollection(a, { max_api_calls: 10 });
+  const onA = client(a, c);
+  const onB = client(b, c);
+
+  for (let i = 0; i < 6; i++) expect((await onA.search({ q: 'x' })).status).toBe(200);
+  await a.services.callLimiter.flush();
+  expect(await shared(c)).toBe(6);
+
+  // B learns the shared count on its first call and stops exactly at the limit
+  let admittedOnB = 0;
+  for (let i = 0; i < 10; i++) if ((await onB.search({ q: 'x' })).status === 200) admittedOnB++;
+  expect(admittedOnB).toBe(4);
+  expect(await shared(c)).toBe(10);
+  expect((await onB.search({ q: 'x' })).text).toBe(LIMIT);
+
+  // A has not heard of B's calls yet: it admits what it counts locally until its next flush
+  const early = await onA.search({ q: 'x' });
+  expect(early.status).toBe(200);
+  await a.services.callLimiter.flush();
+  expect((await onA.search({ q: 'x' })).text).toBe(LIMIT);
+  expect(await shared(c)).toBe(11); // the documented overshoot: one unflushed call on A
+  await a.services.close();
+  await b.services.close();
+});
+
+test('When calls are far below the limit, they do not each go to the database', async () => {
+  const { pool, count } = countingPool(db.pool);
+  const app = makeApp(db, { pool, env: { SEARCH_API_CALL_FLUSH_MS: '60000' } });
+  const c = await newCollection(app, { max_api_calls: 1_000_000 });
+  const api = client(app, c);
+  for (let i = 0; i < 50; i++) expect((await api.search({ q: 'x' })).status).toBe(200);
+  expect(count()).toBe(1); // the first call of the window learns the shared count
+  await app.services.callLimiter.flush();
+  expect(count()).toBe(2); // one batch for the other 49
+  expect(await shared(c)).toBe(50);
+  await app.services.close();
+});
+
+test('When calls are refused at the limit, the refused calls are not counted', async () => {
+  const app = makeApp(db, { env: MANUAL });
+  const c = await newCollection(app, { max_api_calls: 3 });
+  const api = client(app, c);
+  const statuses = [];
+  for (let i = 0; i < 8; i++) statuses.push((await api.search({ q: 'x' })).status);
+  expect(statuses).toEqual([200, 200, 200, 406, 406, 406, 406, 406]);
+  await app.services.callLimiter.flush();
+  expect(await shared(c)).toBe(3);
+  await app.services.close();
+});
+
+test('When every operation but status is called, each counts one call', async () => {
+  const app = makeApp(db, { env: MANUAL });
+  const c = await newCollection(app, { max_api_calls: 5 });
+  const api = client(app, c);
+  const doc = JSON.stringify({ icontents_title: 't', icontents_body: 'b', score_regdate: 1 });
+  expect((await api.add('a', doc)).status).toBe(200);
+  expect((await api.update('a', doc)).status).toBe(200);
+  expect((await api.updateField('a', 'score_x', '1')).status).toBe(200);
+  expect((await api.status()).status).toBe(200);
+  expect((await api.search({ q: 't' })).status).toBe(200);
+  expect((await api.delete('a')).status).toBe(200);
+  expect((await api.add('b', doc)).text).toBe(LIMIT);
+  expect((await api.status()).status).toBe(200);
+  await app.services.close();
+});
+
+test('When a call fails a parameter check, it still counts (counting happens at step 4, before parameters)', async () => {
+  const app = makeApp(db, { env: MANUAL });
+  const c = await newCollection(app, { max_api_calls: 2 });
+  const api = client(app, c);
+  expect((await api.search({})).text).toBe(SEARCH_ERRORS.search.qNull.text);
+  expect((await api.search({ q: 'x' })).status).toBe(200);
+  expect((await api.search({ q: 'x' })).text).toBe(LIMIT);
+  await app.services.close();
+});
+
+test('When the window ends, counting starts again from zero', async () => {
+  let now = 1_000_000_000_000;
+  const limiter = new CallLimiter({ pool: db.pool, windowSeconds: 60, flushMs: 60_000, exactMargin: 0, now: () => now });
+  const app = makeApp(db);
+  const c = await newCollection(app, { max_api_calls: 2 });
+  expect(await limiter.admit(c.cid, 2)).toBe(true);
+  expect(await limiter.admit(c.cid, 2)).toBe(true);
+  expect(await limiter.admit(c.cid, 2)).toBe(false);
+  now += 60_000;
+  expect(await limiter.admit(c.cid, 2)).toBe(true);
+  await limiter.close();
+  const { rows } = await db.pool.query('SELECT window_start, calls::int FROM api_calls WHERE collection_id = $1 ORDER BY window_start', [c.cid]);
+  expect(rows.map((r) => r.calls)).toEqual([2, 1]);
+  await app.services.close();
+});
+
+test('When counted calls are flushed in the background, the shared row catches up within the flush interval', async () => {
+  const app = makeApp(db, { env: { SEARCH_API_CALL_FLUSH_MS: '20' } });
+  const c = await newCollection(app, { max_api_calls: 1000 });
+  const api = client(app, c);
+  for (let i = 0; i < 5; i++) await api.search({ q: 'x' });
+  await new Promise((r) => setTimeout(r, 150));
+  expect(await shared(c)).toBe(5);
+  await app.services.close();
+});

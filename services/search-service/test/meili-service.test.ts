@@ -1,0 +1,118 @@
+import express from 'express';
+import request from 'supertest';
+import sharp from 'sharp';
+import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meilisearch';
+import { createThumbnailService, thumbnailRouter, type ThumbnailServiceImpl } from '../src/thumbnails';
+import { client, createSearchTestDatabase, docJson, makeApp, newCollection, type TestDatabase } from './helpers/harness';
+import { startMeiliStub, type MeiliStub } from './meili-stub';
+import { silentLogger, waitFor } from './outbox-fixtures';
+import { startImageServer, type ImageServer } from './thumbnails-image-server';
+
+/**
+ * The whole service with the Meilisearch engine (against the stub) and real thumbnails: what a
+ * client sees through the HTTP API, wired the way main.ts/app.ts are told to wire it.
+ */
+
+const THUMBNAIL_URL = 'http://127.0.0.1:8081/thumbnails';
+
+let db: TestDatabase;
+let stub: MeiliStub;
+let images: ImageServer;
+let engine: MeilisearchIndex;
+let thumbnails: ThumbnailServiceImpl;
+let outer: express.Express;
+let app: ReturnType<typeof makeApp>;
+
+beforeAll(async () => {
+  db = await createSearchTestDatabase();
+  stub = await startMeiliStub();
+  images = await startImageServer();
+  engine = createMeilisearchIndex({ pool: db.pool, url: stub.url, logger: silentLogger, requestTimeoutMs: 500 });
+  thumbnails = createThumbnailService({
+    pool: db.pool,
+    thumbnailUrl: THUMBNAIL_URL,
+    logger: silentLogger,
+    allowPrivateNetworks: true,
+  });
+  app = makeApp(db, { index: engine, thumbnails, env: { THUMBNAIL_URL } });
+  outer = express();
+  outer.use('/thumbnails', thumbnailRouter({ pool: db.pool }));
+  outer.use(app);
+  engine.start();
+  thumbnails.start();
+  await engine.ensureSettings();
+});
+afterAll(async () => {
+  await app.services.close();
+  await thumbnails.stop();
+  await engine.stop();
+  await images.close();
+  await stub.close();
+  await db.drop();
+});
+
+function thumbPath(url: string): string {
+  return url.slice('http://127.0.0.1:8081'.length);
+}
+
+test('When a document with an image is added over HTTP, it is searchable within 1 s and its 130X130 thumbnail works within 5 s', async () => {
+  const c = await newCollection(app);
+  const api = client(outer as never, c);
+  const added = Date.now();
+  const res = await api.add('doc-1', docJson({ icontents_title: 'hello world', contents_image: `${images.url}/a.jpg` }));
+  expect(res.status).toBe(200);
+
+  const searchable = await waitFor(async () => (await api.search({ q: 'hello' })).body.numfound === 1, 1000, 5);
+  const thumbnailed = await waitFor(
+    async () => (await api.search({ q: 'hello' })).body.docs[0]?.archive_thumbnail_130X130 !== undefined,
+    5000,
+    10,
+  );
+  console.log(
+    `service level: searchable ${searchable} ms after the 200, thumbnail URL in results ${thumbnailed} ms after that ` +
+      `(${Date.now() - added} ms in all)`,
+  );
+
+  const doc = (await api.search({ q: 'hello' })).body.docs[0];
+  expect(doc).toMatchObject({
+    dockey: 'doc-1',
+    icontents_title: 'hello world',
+    archive_image_size_list: `${images.url}/a.jpg 800X600`,
+  });
+  expect(doc.archive_thumbnail).toBe(doc.archive_thumbnail_130X130);
+  expect(doc.archive_thumbnail_130X130).toMatch(
+    new RegExp(`^http://127\\.0\\.0\\.1:8081/thumbnails/cse_${c.cid}/130X130/[A-Za-z0-9_-]{43}$`),
+  );
+  const image = await request(outer).get(thumbPath(doc.archive_thumbnail_130X130)).buffer(true);
+  expect(image.status).toBe(200);
+  expect(image.headers['content-type']).toBe('image/jpeg');
+  const meta = await sharp(image.body as Buffer).metadata();
+  expect([meta.width, meta.height]).toEqual([130, 97]);
+
+  // update with a new image → new thumbnail; delete → gone from search
+  expect((await api.update('doc-1', docJson({ icontents_title: 'hello again', contents_image: `${images.url}/b.jpg` }))).status).toBe(200);
+  await engine.settle();
+  await thumbnails.drain();
+  const updated = (await api.search({ q: 'again' })).body.docs[0];
+  expect(updated.archive_image_size_list).toBe(`${images.url}/b.jpg 300X900`);
+  expect(updated.archive_thumbnail_130X130).not.toBe(doc.archive_thumbnail_130X130);
+  expect((await request(outer).get(thumbPath(doc.archive_thumbnail_130X130))).status).toBe(404);
+
+  expect((await api.delete('doc-1')).status).toBe(200);
+  await engine.settle();
+  expect((await api.search({ q: 'again' })).body).toMatchObject({ numfound: 0, docs: [] });
+  expect((await request(outer).get(thumbPath(updated.archive_thumbnail_130X130))).status).toBe(404);
+});
+
+test('When Meilisearch is down, status says search_status false; a doc added meanwhile arrives once it is back', async () => {
+  const c = await newCollection(app);
+  const api = client(outer as never, c);
+  stub.down = true;
+  const status = await api.status();
+  expect(status.status).toBe(200);
+  expect(status.body.search_status).toBe('false');
+  expect((await api.add('doc-2', docJson({ icontents_title: 'while down' }))).status).toBe(200);
+  stub.down = false;
+  await waitFor(async () => (await api.search({ q: 'down' })).body.numfound === 1, 5000, 20);
+  expect((await api.status()).body.search_status).toBe('true');
+});

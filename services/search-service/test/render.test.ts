@@ -1,0 +1,78 @@
+import { searchJson, searchXml, statusJson, statusXml, xmlText } from '../src/http/render';
+import type { SearchResult } from '../src/domain/search';
+
+const result = (doc: string, archive: Record<string, string> = {}): SearchResult => ({
+  querytime: 3,
+  start: 0,
+  numfound: 12345678901,
+  docs: [{ dockey: 'k<1>', doc, archive }],
+});
+
+describe('JSON writer', () => {
+  test('When a stored doc has int64 numbers, the JSON keeps their exact text', () => {
+    const json = searchJson(
+      result('{"icontents_title":"t","score_a":9223372036854775807,"score_b":-9223372036854775808,"categories":[1,2147483647]}'),
+    );
+    expect(json).toBe(
+      '{"querytime":3,"start":0,"numfound":12345678901,"docs":[{"dockey":"k<1>","icontents_title":"t",' +
+        '"score_a":9223372036854775807,"score_b":-9223372036854775808,"categories":[1,2147483647]}]}',
+    );
+  });
+
+  test('When a doc has no categories, the result lists an empty category list; archive fields come last', () => {
+    const json = searchJson(result('{"icontents_title":"t"}', { archive_thumbnail_130X130: 'http://t/x' }));
+    expect(JSON.parse(json).docs[0]).toEqual({
+      dockey: 'k<1>',
+      icontents_title: 't',
+      categories: [],
+      archive_thumbnail_130X130: 'http://t/x',
+    });
+  });
+
+  test('When strings hold quotes, controls or non-BMP characters, the JSON stays valid and exact', () => {
+    const title = 'a"b\\c\n\u0001😀';
+    const json = searchJson(result(JSON.stringify({ icontents_title: title })));
+    expect(JSON.parse(json).docs[0].icontents_title).toBe(title);
+  });
+
+  test('When the status is written, search_status is the string "true" or "false"', () => {
+    expect(statusJson({ searchable: true, documentCount: 5 })).toBe('{"search_status":"true","document_count":5}');
+    expect(JSON.parse(statusJson({ searchable: false, documentCount: 0 })).search_status).toBe('false');
+  });
+});
+
+describe('XML writer', () => {
+  test('When a result is written, it has the documented element names and the same data as the JSON', () => {
+    const xml = searchXml(
+      result('{"icontents_title":"서울 & <맛집>","score_a":9223372036854775807,"categories":[3,4]}', {
+        archive_thumbnail_130X130: 'http://t/x?a=1&b=2',
+      }),
+    );
+    expect(xml).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><result><querytime>3</querytime><start>0</start>' +
+        '<numfound>12345678901</numfound><docs><doc><dockey>k&lt;1&gt;</dockey>' +
+        '<icontents_title>서울 &amp; &lt;맛집&gt;</icontents_title><score_a>9223372036854775807</score_a>' +
+        '<categories><category>3</category><category>4</category></categories>' +
+        '<archive_thumbnail_130X130>http://t/x?a=1&amp;b=2</archive_thumbnail_130X130></doc></docs></result>',
+    );
+  });
+
+  test('When text holds characters XML 1.0 forbids, they are removed; quotes are escaped', () => {
+    expect(xmlText('a\u0000b\u0001c\u0008d\u000be\u000cf\u001fg\ufffeh\uffffi')).toBe('abcdefghi');
+    expect(xmlText('tab\there\nnew\rline')).toBe('tab\there\nnew\rline');
+    expect(xmlText(`"q" 'a'`)).toBe('&quot;q&quot; &apos;a&apos;');
+    expect(xmlText('😀 \ud800x')).toBe('😀 x');
+  });
+
+  test('When a field name is not a valid XML name, it is written as <field name="...">', () => {
+    const xml = searchXml(result('{"xmlish":"v","1bad":"w"}'));
+    expect(xml).toContain('<field name="xmlish">v</field><field name="1bad">w</field>');
+  });
+
+  test('When the status is written, it is <status> with search_status and document_count', () => {
+    expect(statusXml({ searchable: true, documentCount: 7 })).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><status><search_status>true</search_status>' +
+        '<document_count>7</document_count></status>',
+    );
+  });
+});
