@@ -104,7 +104,12 @@ async function main() {
       const warm = await autocannon({ url, connections: CONNECTIONS, duration: 1, headers });
       if (warm.errors) throw new Error(`${name}: ${warm.errors} errors in warm-up`);
       const cpu0 = await cpuOf(server.process);
-      const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+      const result = await autocannon({
+        url,
+        connections: CONNECTIONS,
+        duration: DURATION,
+        headers,
+      });
       const cpu = (await cpuOf(server.process)) - cpu0;
       const ok = expectStatus === 304 ? result['3xx'] : result['2xx'];
       const bad = result.requests.total - ok + result.errors + result.timeouts;
@@ -132,50 +137,79 @@ async function main() {
     rows.appJson = await load('service cached 200, JSON (fast path)', app, appUrl, json, 200);
     rows.bareXml = await load('bare node:http, RSS bytes', bare, bareUrl('xml'), {}, 200);
     rows.appXml = await load('service cached 200, RSS (fast path)', app, appUrl, xml, 200);
-    rows.app304 = await load('service 304, JSON (If-None-Match)', app, appUrl, { ...json, 'If-None-Match': bodies.json.etag }, 304);
-    rows.app304Xml = await load('service 304, RSS (If-None-Match)', app, appUrl, { ...xml, 'If-None-Match': bodies.xml.etag }, 304);
-    rows.expressJson = await load('Express route alone, cached 200, JSON', express, expressUrl, json, 200);
+    rows.app304 = await load(
+      'service 304, JSON (If-None-Match)',
+      app,
+      appUrl,
+      { ...json, 'If-None-Match': bodies.json.etag },
+      304,
+    );
+    rows.app304Xml = await load(
+      'service 304, RSS (If-None-Match)',
+      app,
+      appUrl,
+      { ...xml, 'If-None-Match': bodies.xml.etag },
+      304,
+    );
+    rows.expressJson = await load(
+      'Express route alone, cached 200, JSON',
+      express,
+      expressUrl,
+      json,
+      200,
+    );
 
     const ratio = (a, b) => (a / b).toFixed(2);
     log('\nresults');
     log('                           req/s ratio   server-CPU ratio (bare µs/req ÷ this µs/req)');
     const both = (label, a, b, target) =>
-      log(`  ${label.padEnd(25)} ${ratio(a.rps, b.rps).padStart(5)}         ${ratio(b.cpuPerReq, a.cpuPerReq).padStart(5)}          ${target}`);
+      log(
+        `  ${label.padEnd(25)} ${ratio(a.rps, b.rps).padStart(5)}         ${ratio(b.cpuPerReq, a.cpuPerReq).padStart(5)}          ${target}`,
+      );
     both('cached 200 JSON / bare', rows.appJson, rows.bareJson, '(target >= 0.7)');
     both('cached 200 RSS / bare', rows.appXml, rows.bareXml, '(target >= 0.7)');
     both('304 JSON / cached 200', rows.app304, rows.appJson, '(target > 1)');
     both('304 RSS / cached 200', rows.app304Xml, rows.appXml, '(target > 1)');
     both('Express alone / bare', rows.expressJson, rows.bareJson, '(reference)');
 
-    for (const c of children.splice(0)) c.kill();
+    await stopChildren(children);
 
+    log(`\nuncached render (one snapshot query + render, no cache), in a fresh process`);
     if (ROWS > 0) {
-      log(`\nuncached render with ${ROWS.toLocaleString('en')} stored items`);
       const t0 = Date.now();
       await insertBulk(pool, ROWS);
-      log(`  bulk insert + ANALYZE: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-      await renderTimings(pool, dbUrl, log);
+      log(
+        `  ${ROWS.toLocaleString('en')} stored items: bulk insert + ANALYZE took ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      );
     } else {
-      log('\nFEED_BENCH_ROWS=0: uncached render step skipped');
-      await renderTimings(pool, dbUrl, log);
+      log('  FEED_BENCH_ROWS=0: with the 100 items only');
     }
+    await new Promise((resolve, reject) => {
+      const c = fork(fileURLToPath(import.meta.url), ['render-timings'], { env, stdio: 'inherit' });
+      c.once('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`render timings exited with ${code}`)),
+      );
+    });
     await pool.end();
     log(`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s`);
   } finally {
-    for (const c of children) c.kill();
+    await stopChildren(children);
     await cleanup();
   }
 }
 
 /** p50/p99 of the uncached path (one snapshot query + render), called directly. */
-async function renderTimings(pool, dbUrl, log) {
+async function renderTimings() {
+  const log = (line) => process.stdout.write(`${line}\n`);
+  const dbUrl = process.env.BENCH_DB;
+  const pool = require('@hub/service-kit').createPool(dbUrl, 2);
   const { loadConfig } = require(dist('config.js'));
   const { ItemsRepository } = require(dist('store/items.js'));
   const { FeedCache } = require(dist('cache/feed-cache.js'));
   const { renderFromStore } = require(dist('domain/read-feed.js'));
   const config = loadConfig({
     DATABASE_URL: dbUrl,
-    FEED_JWT_SECRET: SECRET,
+    FEED_JWT_SECRET: process.env.BENCH_SECRET,
     FEED_BASE_URL: 'https://feed.example.com',
   });
   const ctx = { config, items: new ItemsRepository(pool), cache: new FeedCache(), clock: Date.now };
@@ -197,6 +231,7 @@ async function renderTimings(pool, dbUrl, log) {
       );
     }
   }
+  await pool.end();
 }
 
 // ---------------------------------------------------------------- helpers
@@ -213,6 +248,21 @@ function child(role, env, children, message) {
     c.once('exit', (code) => reject(new Error(`${role} exited with ${code}`)));
     if (message) c.send(message);
   });
+}
+
+/** Disconnecting lets a child exit normally (so --cpu-prof profiles get written); then kill. */
+async function stopChildren(children) {
+  await Promise.all(
+    children.splice(0).map(
+      (c) =>
+        new Promise((resolve) => {
+          if (c.exitCode !== null || c.signalCode !== null) return resolve();
+          c.once('exit', resolve);
+          if (c.connected) c.disconnect();
+          setTimeout(() => c.kill('SIGKILL'), 3000).unref();
+        }),
+    ),
+  );
 }
 
 function cpuOf(c) {
@@ -359,6 +409,8 @@ if (process.argv[2] === 'serve-app') {
   await serveApp();
 } else if (process.argv[2] === 'serve-bare') {
   serveBare();
+} else if (process.argv[2] === 'render-timings') {
+  await renderTimings();
 } else {
   await main();
 }

@@ -15,8 +15,46 @@ const pick = (a) => a[Math.floor(rand() * a.length)];
 const HANGUL_SYLLABLES = Array.from(
   '가나다라마바사아자차카타파하서울부산맛집여행커피학교회사사람시간문제경제정치문화사회기술과학컴퓨터데이터검색서비스개발자모바일게임음악영화사진뉴스날씨건강운동요리책공부대학교수학생선생님친구가족사랑행복마음생각세계나라도시시장가격주식은행',
 );
-const PARTICLES = ['', '', '', '을', '를', '에서', '은', '는', '이', '가', '의', '로', '에', '와', '과', '도'];
-const LATIN_SYLLABLES = ['ka', 'lo', 'mi', 'ter', 'sun', 'ra', 'ven', 'to', 'el', 'dor', 'pa', 'quin', 'sa', 'bel', 'cor', 'ni', 'vu', 'an', 'tis', 'mo'];
+const PARTICLES = [
+  '',
+  '',
+  '',
+  '을',
+  '를',
+  '에서',
+  '은',
+  '는',
+  '이',
+  '가',
+  '의',
+  '로',
+  '에',
+  '와',
+  '과',
+  '도',
+];
+const LATIN_SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ter',
+  'sun',
+  'ra',
+  'ven',
+  'to',
+  'el',
+  'dor',
+  'pa',
+  'quin',
+  'sa',
+  'bel',
+  'cor',
+  'ni',
+  'vu',
+  'an',
+  'tis',
+  'mo',
+];
 
 function makeWords(n, make) {
   const set = new Set();
@@ -73,7 +111,11 @@ export function makeDoc(i) {
     while (size < bytes) {
       const w = words[sampleRank()];
       seen.add(w);
-      const token = korean ? w + pick(PARTICLES) : rand() < 0.1 ? w[0].toUpperCase() + w.slice(1) : w;
+      const token = korean
+        ? w + pick(PARTICLES)
+        : rand() < 0.1
+          ? w[0].toUpperCase() + w.slice(1)
+          : w;
       parts.push(token);
       size += Buffer.byteLength(token) + 1;
     }
@@ -82,11 +124,14 @@ export function makeDoc(i) {
   const title = text(30 + Math.floor(rand() * 30));
   const body = text(1000 + Math.floor(rand() * 1000));
   for (const w of seen) stats.set(w, (stats.get(w) ?? 0) + 1);
-  const categories = [...new Set(Array.from({ length: 1 + Math.floor(rand() * 3) }, () => 1 + Math.floor(rand() * 20)))];
+  const categories = [
+    ...new Set(
+      Array.from({ length: 1 + Math.floor(rand() * 3) }, () => 1 + Math.floor(rand() * 20)),
+    ),
+  ];
   const regdate = NOW - Math.floor(rand() * TWO_YEARS);
   return {
     dockey: `doc-${i}`,
     doc: `{"icontents_title":${JSON.stringify(title)},"icontents_body":${JSON.stringify(body)},"score_regdate":${regdate},"score_view":${Math.floor(rand() * 1e6)},"categories":[${categories.join(',')}],"contents_url":"https://example.com/${i}"}`,
   };
 }
-

@@ -7,7 +7,12 @@ async function migrate() {
   const databaseUrl = r.url('DATABASE_URL', { protocols: ['postgres', 'postgresql'] });
   r.done('search-service migrate');
   const logger = createLogger('search-service');
-  await runMigrations({ databaseUrl, dir: path.join(__dirname, '..', 'migrations'), table: 'search_migrations', logger });
+  await runMigrations({
+    databaseUrl,
+    dir: path.join(__dirname, '..', 'migrations'),
+    table: 'search_migrations',
+    logger,
+  });
   logger.info('migrations applied');
 }
 

@@ -17,7 +17,9 @@ let db: TestDatabase;
 let app: SearchApp;
 beforeAll(async () => {
   db = await createSearchTestDatabase();
-  app = makeApp(db, { env: { SEARCH_DEFAULT_MAX_DOCUMENTS: '500', SEARCH_DEFAULT_MAX_API_CALLS: '7000' } });
+  app = makeApp(db, {
+    env: { SEARCH_DEFAULT_MAX_DOCUMENTS: '500', SEARCH_DEFAULT_MAX_API_CALLS: '7000' },
+  });
 });
 afterAll(async () => {
   await app.services.close();
@@ -25,15 +27,24 @@ afterAll(async () => {
 });
 
 const admin = () => ({
-  post: (path: string) => request(app).post(`/admin${path}`).set('Authorization', `Bearer ${ADMIN_TOKEN}`),
-  get: (path: string) => request(app).get(`/admin${path}`).set('Authorization', `Bearer ${ADMIN_TOKEN}`),
-  patch: (path: string) => request(app).patch(`/admin${path}`).set('Authorization', `Bearer ${ADMIN_TOKEN}`),
-  delete: (path: string) => request(app).delete(`/admin${path}`).set('Authorization', `Bearer ${ADMIN_TOKEN}`),
+  post: (path: string) =>
+    request(app).post(`/admin${path}`).set('Authorization', `Bearer ${ADMIN_TOKEN}`),
+  get: (path: string) =>
+    request(app).get(`/admin${path}`).set('Authorization', `Bearer ${ADMIN_TOKEN}`),
+  patch: (path: string) =>
+    request(app).patch(`/admin${path}`).set('Authorization', `Bearer ${ADMIN_TOKEN}`),
+  delete: (path: string) =>
+    request(app).delete(`/admin${path}`).set('Authorization', `Bearer ${ADMIN_TOKEN}`),
 });
 
 describe('admin API', () => {
   test('When the Bearer token is missing or wrong, every admin call answers 401', async () => {
-    for (const auth of [undefined, 'Bearer nope', `Basic ${ADMIN_TOKEN}`, `Bearer ${ADMIN_TOKEN}x`]) {
+    for (const auth of [
+      undefined,
+      'Bearer nope',
+      `Basic ${ADMIN_TOKEN}`,
+      `Bearer ${ADMIN_TOKEN}x`,
+    ]) {
       const r = request(app).post('/admin/collections');
       const res = await (auth ? r.set('Authorization', auth) : r).send({});
       expect(res.status).toBe(401);
@@ -63,9 +74,16 @@ describe('admin API', () => {
   });
 
   test('When a collection is created with a form or no body, configured defaults fill the gaps', async () => {
-    let res = await admin().post('/collections').type('form').send('max_api_calls=5&thumbnail_size=200x100');
+    let res = await admin()
+      .post('/collections')
+      .type('form')
+      .send('max_api_calls=5&thumbnail_size=200x100');
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ max_documents: 500, max_api_calls: 5, thumbnail_size: '200X100' });
+    expect(res.body).toMatchObject({
+      max_documents: 500,
+      max_api_calls: 5,
+      thumbnail_size: '200X100',
+    });
     res = await admin().post('/collections');
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ max_documents: 500, max_api_calls: 7000 });
@@ -85,9 +103,15 @@ describe('admin API', () => {
       expect([body, res.status]).toEqual([body, 400]);
       expect(typeof res.body.error).toBe('string');
     }
-    const res = await admin().post('/collections').set('Content-Type', 'application/json').send('{oops');
+    const res = await admin()
+      .post('/collections')
+      .set('Content-Type', 'application/json')
+      .send('{oops');
     expect(res.status).toBe(400);
-    const xml = await admin().post('/collections').set('Content-Type', 'application/xml').send('<a/>');
+    const xml = await admin()
+      .post('/collections')
+      .set('Content-Type', 'application/xml')
+      .send('<a/>');
     expect(xml.status).toBe(415);
   });
 
@@ -102,11 +126,15 @@ describe('admin API', () => {
   });
 
   test('When collections are listed, they come in id order, paged by limit and after', async () => {
-    const all = (await admin().get('/collections?limit=1000')).body.collections as Array<{ collection_id: string }>;
+    const all = (await admin().get('/collections?limit=1000')).body.collections as Array<{
+      collection_id: string;
+    }>;
     const ids = all.map((c) => c.collection_id);
     expect(ids).toEqual([...ids].sort());
     const first = await admin().get('/collections?limit=2');
-    expect(first.body.collections.map((c: { collection_id: string }) => c.collection_id)).toEqual(ids.slice(0, 2));
+    expect(first.body.collections.map((c: { collection_id: string }) => c.collection_id)).toEqual(
+      ids.slice(0, 2),
+    );
     expect(first.body.next_after).toBe(ids[1]);
     const next = await admin().get(`/collections?limit=2&after=${first.body.next_after}`);
     expect(next.body.collections[0].collection_id).toBe(ids[2]);
@@ -130,12 +158,19 @@ describe('admin API', () => {
     const api = client(app, { cid: created.collection_id, apikey: created.apikey });
     expect((await api.add('a', docJson())).status).toBe(200);
     expect((await api.add('b', docJson())).text).toBe(SEARCH_ERRORS.add.indexMaxReached.text);
-    const patched = await admin().patch(`/collections/${created.collection_id}`).send({ max_documents: 2 });
+    const patched = await admin()
+      .patch(`/collections/${created.collection_id}`)
+      .send({ max_documents: 2 });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ max_documents: 2, document_count: 1 });
     expect((await api.add('b', docJson())).status).toBe(200);
-    expect((await admin().patch('/collections/Zz9Zz9Zz').send({ max_documents: 2 })).status).toBe(404);
-    expect((await admin().patch(`/collections/${created.collection_id}`).send({ max_documents: -2 })).status).toBe(400);
+    expect((await admin().patch('/collections/Zz9Zz9Zz').send({ max_documents: 2 })).status).toBe(
+      404,
+    );
+    expect(
+      (await admin().patch(`/collections/${created.collection_id}`).send({ max_documents: -2 }))
+        .status,
+    ).toBe(400);
   });
 
   test('When a collection is deleted, its documents go with it and its id answers cid is invalid', async () => {
@@ -144,9 +179,15 @@ describe('admin API', () => {
     expect((await client(app, c).add('a', docJson())).status).toBe(200);
     const res = await admin().delete(`/collections/${c.cid}`);
     expect(res.status).toBe(204);
-    const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM documents WHERE collection_id = $1', [c.cid]);
+    const { rows } = await db.pool.query(
+      'SELECT count(*)::int AS n FROM documents WHERE collection_id = $1',
+      [c.cid],
+    );
     expect(rows[0].n).toBe(0);
-    const { rows: search } = await db.pool.query('SELECT count(*)::int AS n FROM doc_search WHERE collection_id = $1', [c.cid]);
+    const { rows: search } = await db.pool.query(
+      'SELECT count(*)::int AS n FROM doc_search WHERE collection_id = $1',
+      [c.cid],
+    );
     expect(search[0].n).toBe(0);
     expect((await client(app, c).status()).text).toBe(SEARCH_ERRORS.common.cidInvalid.text);
     expect((await admin().get(`/collections/${c.cid}`)).status).toBe(404);
@@ -173,16 +214,27 @@ describe('admin CLI', () => {
   async function cli(...argv: string[]) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runAdminCli(argv, { SEARCH_ADMIN_URL: url, SEARCH_ADMIN_TOKEN: ADMIN_TOKEN }, {
-      out: (t) => out.push(t),
-      err: (t) => err.push(t),
-      fetch,
-    });
+    const code = await runAdminCli(
+      argv,
+      { SEARCH_ADMIN_URL: url, SEARCH_ADMIN_TOKEN: ADMIN_TOKEN },
+      {
+        out: (t) => out.push(t),
+        err: (t) => err.push(t),
+        fetch,
+      },
+    );
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
 
   test('When an operator runs create, get, set-limits, rotate-key, list and delete, each does its admin call', async () => {
-    const created = await cli('create', '--max-documents', '10', '--max-api-calls=20', '--thumbnail-size', '64X64');
+    const created = await cli(
+      'create',
+      '--max-documents',
+      '10',
+      '--max-api-calls=20',
+      '--thumbnail-size',
+      '64X64',
+    );
     expect(created.code).toBe(0);
     const c = JSON.parse(created.out);
     expect(c).toMatchObject({ max_documents: 10, max_api_calls: 20, thumbnail_size: '64X64' });
@@ -198,7 +250,9 @@ describe('admin CLI', () => {
     expect(JSON.parse(rotated.out).apikey).not.toBe(c.apikey);
 
     const list = await cli('list', '--limit', '1000');
-    expect(JSON.parse(list.out).collections.map((x: { collection_id: string }) => x.collection_id)).toContain(c.collection_id);
+    expect(
+      JSON.parse(list.out).collections.map((x: { collection_id: string }) => x.collection_id),
+    ).toContain(c.collection_id);
 
     const deleted = await cli('delete', c.collection_id);
     expect(deleted.code).toBe(0);

@@ -27,7 +27,10 @@ const LIMIT = SEARCH_ERRORS.common.callLimitReached.text;
 const MANUAL = { SEARCH_API_CALL_FLUSH_MS: '60000', SEARCH_API_CALL_EXACT_MARGIN: '0' };
 
 async function shared(c: TestCollection): Promise<number> {
-  const { rows } = await db.pool.query('SELECT coalesce(sum(calls), 0)::int AS n FROM api_calls WHERE collection_id = $1', [c.cid]);
+  const { rows } = await db.pool.query(
+    'SELECT coalesce(sum(calls), 0)::int AS n FROM api_calls WHERE collection_id = $1',
+    [c.cid],
+  );
   return rows[0].n;
 }
 
@@ -131,7 +134,13 @@ test('When a call fails a parameter check, it still counts (counting happens at 
 
 test('When the window ends, counting starts again from zero', async () => {
   let now = 1_000_000_000_000;
-  const limiter = new CallLimiter({ pool: db.pool, windowSeconds: 60, flushMs: 60_000, exactMargin: 0, now: () => now });
+  const limiter = new CallLimiter({
+    pool: db.pool,
+    windowSeconds: 60,
+    flushMs: 60_000,
+    exactMargin: 0,
+    now: () => now,
+  });
   const app = makeApp(db);
   const c = await newCollection(app, { max_api_calls: 2 });
   expect(await limiter.admit(c.cid, 2)).toBe(true);
@@ -140,7 +149,10 @@ test('When the window ends, counting starts again from zero', async () => {
   now += 60_000;
   expect(await limiter.admit(c.cid, 2)).toBe(true);
   await limiter.close();
-  const { rows } = await db.pool.query('SELECT window_start, calls::int FROM api_calls WHERE collection_id = $1 ORDER BY window_start', [c.cid]);
+  const { rows } = await db.pool.query(
+    'SELECT window_start, calls::int FROM api_calls WHERE collection_id = $1 ORDER BY window_start',
+    [c.cid],
+  );
   expect(rows.map((r) => r.calls)).toEqual([2, 1]);
   await app.services.close();
 });

@@ -37,7 +37,9 @@ test('When 80 different documents are added at once to a collection with room fo
   const c = await newCollection(app, { max_documents: 25 });
   const api = client(app, c);
   const answers = await Promise.all(
-    Array.from({ length: 80 }, (_, i) => api.add(`doc-${i}`, docJson({ icontents_title: `t${i}` }))),
+    Array.from({ length: 80 }, (_, i) =>
+      api.add(`doc-${i}`, docJson({ icontents_title: `t${i}` })),
+    ),
   );
   const ok = answers.filter((r) => r.status === 200).length;
   const full = answers.filter((r) => r.text === SEARCH_ERRORS.add.indexMaxReached.text).length;
@@ -63,7 +65,10 @@ test('When a full collection gets 40 force=1 adds at once, all succeed and the c
   );
   expect(answers.map((r) => r.status)).toEqual(Array(40).fill(200));
   expect(await counts(c)).toEqual({ counted: 10, stored: 10, indexed: 10 });
-  const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM documents WHERE collection_id = $1 AND dockey LIKE $2', [c.cid, 'old-%']);
+  const { rows } = await db.pool.query(
+    'SELECT count(*)::int AS n FROM documents WHERE collection_id = $1 AND dockey LIKE $2',
+    [c.cid, 'old-%'],
+  );
   expect(rows[0].n).toBe(0);
 });
 
@@ -92,11 +97,16 @@ test('When updates and field updates of one document race, every one succeeds an
   await api.add('hot', docJson());
   const answers = await Promise.all(
     Array.from({ length: 30 }, (_, i) =>
-      i % 2 ? api.updateField('hot', 'score_n', String(i)) : api.update('hot', docJson({ icontents_title: `v${i}` })),
+      i % 2
+        ? api.updateField('hot', 'score_n', String(i))
+        : api.update('hot', docJson({ icontents_title: `v${i}` })),
     ),
   );
   expect(answers.map((r) => r.status)).toEqual(Array(30).fill(200));
-  const { rows } = await db.pool.query('SELECT version, doc FROM documents WHERE collection_id = $1', [c.cid]);
+  const { rows } = await db.pool.query(
+    'SELECT version, doc FROM documents WHERE collection_id = $1',
+    [c.cid],
+  );
   expect(rows[0].version).toBe('31');
   expect(JSON.parse(rows[0].doc)).toHaveProperty('icontents_body', 'a body');
 });

@@ -72,14 +72,24 @@ describe.each(['body', 'query'] as Placement[])('parameters in the %s', (placeme
   });
 
   test('When a document is updated, the stored fields are replaced and omitted fields disappear', async () => {
-    await api.add('d2', docJson({ icontents_title: 'second', contents_note: 'keep?', score_view: 3 }));
+    await api.add(
+      'd2',
+      docJson({ icontents_title: 'second', contents_note: 'keep?', score_view: 3 }),
+    );
     const res = await api.update('d2', docJson({ icontents_title: 'second pear' }));
     expect([res.status, res.text]).toEqual([200, 'OK']);
     const doc = JSON.parse((await stored(c, 'd2'))!);
-    expect(doc).toEqual({ icontents_title: 'second pear', icontents_body: 'a body', score_regdate: 1700000000 });
+    expect(doc).toEqual({
+      icontents_title: 'second pear',
+      icontents_body: 'a body',
+      score_regdate: 1700000000,
+    });
     expect(await found(c, 'pear')).toEqual(['d2']);
     expect(await found(c, 'second')).toEqual(['d2']);
-    const { rows } = await db.pool.query('SELECT version FROM documents WHERE collection_id = $1 AND dockey = $2', [c.cid, 'd2']);
+    const { rows } = await db.pool.query(
+      'SELECT version FROM documents WHERE collection_id = $1 AND dockey = $2',
+      [c.cid, 'd2'],
+    );
     expect(rows[0].version).toBe('2');
   });
 
@@ -122,7 +132,10 @@ describe.each(['body', 'query'] as Placement[])('parameters in the %s', (placeme
     expect(res.status).toBe(200);
     expect(await found(c, 'reborn')).toEqual(['d2']);
     expect(await found(c, 'pear')).toEqual([]);
-    const { rows } = await db.pool.query('SELECT version FROM documents WHERE collection_id = $1 AND dockey = $2', [c.cid, 'd2']);
+    const { rows } = await db.pool.query(
+      'SELECT version FROM documents WHERE collection_id = $1 AND dockey = $2',
+      [c.cid, 'd2'],
+    );
     expect(rows[0].version).toBe('1');
   });
 
@@ -179,7 +192,10 @@ test('When the maximum was lowered below the count, force=1 removes enough of th
   for (const k of ['a', 'b', 'c', 'd']) await api.add(k, docJson());
   await db.pool.query('UPDATE collections SET max_documents = 2 WHERE id = $1', [c.cid]);
   expect((await api.add('e', docJson(), 1)).status).toBe(200);
-  const { rows } = await db.pool.query('SELECT dockey FROM documents WHERE collection_id = $1 ORDER BY id', [c.cid]);
+  const { rows } = await db.pool.query(
+    'SELECT dockey FROM documents WHERE collection_id = $1 ORDER BY id',
+    [c.cid],
+  );
   expect(rows.map((r) => r.dockey)).toEqual(['d', 'e']);
   expect(await documentCount(c)).toBe(2);
 });
@@ -249,7 +265,10 @@ test('When a dockey or doc holds any Unicode (Hangul, emoji, +, &, =, %), it is 
   const c = await newCollection(app);
   const api = client(app, c);
   const dockey = '서울 key+&=%/😀';
-  const doc = docJson({ icontents_title: '맛집 😀 a+b&c=d%e', contents_x: '\u00e9\u0301 \ufeffbom' });
+  const doc = docJson({
+    icontents_title: '맛집 😀 a+b&c=d%e',
+    contents_x: '\u00e9\u0301 \ufeffbom',
+  });
   expect((await api.add(dockey, doc)).status).toBe(200);
   const res = await api.search({ q: '맛집' });
   const hit = JSON.parse(res.text).docs[0];

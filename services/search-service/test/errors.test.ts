@@ -75,11 +75,9 @@ function raw(
     status: ['get', `/v2/${cid}/status/json`],
     search: ['get', `/v2/${cid}/search/json`],
   }[op] as ['get' | 'post' | 'put' | 'delete', string];
-  if (placement === 'query') return request(target)[method](`${path}?${encoded}`);
-  return request(target)
-    [method](path)
-    .set('Content-Type', 'application/x-www-form-urlencoded')
-    .send(encoded);
+  const agent = request(target);
+  if (placement === 'query') return agent[method](`${path}?${encoded}`);
+  return agent[method](path).set('Content-Type', 'application/x-www-form-urlencoded').send(encoded);
 }
 
 const key = () => `apikey=${VALID_KEY_OF()}`;
@@ -119,7 +117,10 @@ function docScenarios(op: 'add' | 'update'): Record<string, Scenario> {
     [E.docEmpty.text]: withDoc(op, ''),
     [E.invalidEncoding.text]: ({ placement }) =>
       raw(op, `${key()}&dockey=existing&doc=%7B%FF%7D`, placement),
-    [E.docInvalidUtf8.text]: withDoc(op, docJson({ contents_x: '\ud800' }).replace('"\ud800"', '"\\ud800"')),
+    [E.docInvalidUtf8.text]: withDoc(
+      op,
+      docJson({ contents_x: '\ud800' }).replace('"\ud800"', '"\\ud800"'),
+    ),
     [E.docJsonParsingFail.text]: withDoc(op, '{"icontents_title": '),
     [E.tooManyFields.text]: withDoc(op, fields36()),
     [E.dockeyNull.text]: ({ placement }) => raw(op, `${key()}&doc=${enc(docJson())}`, placement),
@@ -264,10 +265,7 @@ const scenarios: Record<string, Record<string, Scenario>> = {
     [S.returnTypeInvalid.text]: ({ placement }) =>
       placement === 'query'
         ? request(app).get(`/v2/${c.cid}/search/html?${key()}&q=x`)
-        : request(app)
-            .get(`/v2/${c.cid}/search/html`)
-            .type('form')
-            .send(`${key()}&q=x`),
+        : request(app).get(`/v2/${c.cid}/search/html`).type('form').send(`${key()}&q=x`),
     [S.makeResultFail.text]: failing(/search_doc_ids/, (t, p) =>
       raw('search', `${key()}&q=title`, p, t),
     ),

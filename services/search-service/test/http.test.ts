@@ -29,7 +29,14 @@ afterAll(async () => {
 });
 
 test('When a path is not an operation of the service, the answer is 404 not found (text/plain)', async () => {
-  for (const path of ['/', '/v2', `/v2/${c.cid}`, `/v2/${c.cid}/search`, `/v3/${c.cid}/docs`, '/favicon.ico']) {
+  for (const path of [
+    '/',
+    '/v2',
+    `/v2/${c.cid}`,
+    `/v2/${c.cid}/search`,
+    `/v3/${c.cid}/docs`,
+    '/favicon.ico',
+  ]) {
     const res = await request(app).get(path);
     expect([path, res.status, res.text]).toEqual([path, 404, 'not found']);
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
@@ -124,8 +131,8 @@ test('When raw bytes in a body are not UTF-8 or an escape is malformed, writes a
   ];
   for (const body of cases) {
     for (const method of ['post', 'put'] as const) {
-      const res = await request(app)
-        [method](`/v2/${c.cid}/docs`)
+      const agent = request(app);
+      const res = await agent[method](`/v2/${c.cid}/docs`)
         .set('Content-Type', 'application/x-www-form-urlencoded')
         .serialize((b) => b)
         .send(body);
@@ -137,19 +144,31 @@ test('When raw bytes in a body are not UTF-8 or an escape is malformed, writes a
     .post(`/v2/${c.cid}/docs`)
     .set('Content-Type', 'application/x-www-form-urlencoded')
     .serialize((b) => b)
-    .send(Buffer.from(`apikey=${c.apikey}&dockey=raw-서울&doc=${docJson({ icontents_title: 'raw 서울' }).replace(/&/g, '%26')}`));
+    .send(
+      Buffer.from(
+        `apikey=${c.apikey}&dockey=raw-서울&doc=${docJson({ icontents_title: 'raw 서울' }).replace(/&/g, '%26')}`,
+      ),
+    );
   expect(res.status).toBe(200);
-  expect(JSON.parse((await client(app, c).search({ q: '서울' })).text).docs[0].dockey).toBe('raw-서울');
+  expect(JSON.parse((await client(app, c).search({ q: '서울' })).text).docs[0].dockey).toBe(
+    'raw-서울',
+  );
 });
 
 test('When delete or field update get a badly encoded dockey, they answer dockey is invalid', async () => {
   let res = await request(app).delete(`/v2/${c.cid}/docs?apikey=${c.apikey}&dockey=%FF`);
   expect([res.status, res.text]).toEqual([404, SEARCH_ERRORS.delete.dockeyInvalid.text]);
-  res = await request(app).put(`/v2/${c.cid}/docs/fields?apikey=${c.apikey}&dockey=%FF&fieldname=score_x&fieldvalue=1`);
+  res = await request(app).put(
+    `/v2/${c.cid}/docs/fields?apikey=${c.apikey}&dockey=%FF&fieldname=score_x&fieldvalue=1`,
+  );
   expect([res.status, res.text]).toEqual([404, SEARCH_ERRORS.fieldUpdate.dockeyInvalid.text]);
-  res = await request(app).put(`/v2/${c.cid}/docs/fields?apikey=${c.apikey}&dockey=existing&fieldname=%FF&fieldvalue=1`);
+  res = await request(app).put(
+    `/v2/${c.cid}/docs/fields?apikey=${c.apikey}&dockey=existing&fieldname=%FF&fieldvalue=1`,
+  );
   expect(res.text).toBe(SEARCH_ERRORS.fieldUpdate.fieldnameInvalid.text);
-  res = await request(app).put(`/v2/${c.cid}/docs/fields?apikey=${c.apikey}&dockey=existing&fieldname=score_x&fieldvalue=1%FF`);
+  res = await request(app).put(
+    `/v2/${c.cid}/docs/fields?apikey=${c.apikey}&dockey=existing&fieldname=score_x&fieldvalue=1%FF`,
+  );
   expect(res.text).toBe(SEARCH_ERRORS.fieldUpdate.fieldvalueInvalid.text);
 });
 
@@ -164,7 +183,9 @@ test('When search parameters other than q are badly encoded, each answers its ow
     ['startdate', S.startdateInvalid],
     ['enddate', S.enddateInvalid],
   ] as const) {
-    const res = await request(app).get(`/v2/${c.cid}/search/json?apikey=${c.apikey}&q=hello&${param}=1%C0`);
+    const res = await request(app).get(
+      `/v2/${c.cid}/search/json?apikey=${c.apikey}&q=hello&${param}=1%C0`,
+    );
     expect([param, res.text]).toEqual([param, error.text]);
   }
   const res = await request(app).get(`/v2/${c.cid}/search/json?apikey=${c.apikey}&q=hel%zzlo`);

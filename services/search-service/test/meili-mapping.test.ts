@@ -26,7 +26,11 @@ function docJson(json: string): ParsedDoc {
   return r.value;
 }
 
-const base = { icontents_title: '제목 title', icontents_body: '본문 body', score_regdate: 1700000000 };
+const base = {
+  icontents_title: '제목 title',
+  icontents_body: '본문 body',
+  score_regdate: 1700000000,
+};
 
 function query(over: Partial<SearchQuery> = {}): SearchQuery {
   return {
@@ -85,7 +89,14 @@ describe('Meilisearch documents', () => {
   });
 
   test('When documents.id is a safe integer, it is also kept as doc_seq for tie-breaking', () => {
-    const m = toMeiliDocument({ op: 'upsert', collectionId: 'abcd1234', dockey: 'k', docId: '42', version: '1', doc: doc(base) });
+    const m = toMeiliDocument({
+      op: 'upsert',
+      collectionId: 'abcd1234',
+      dockey: 'k',
+      docId: '42',
+      version: '1',
+      doc: doc(base),
+    });
     expect(m.doc_seq).toBe(42);
   });
 
@@ -106,7 +117,14 @@ describe('Meilisearch documents', () => {
 
   test('When the change is a delete, there is no document to map', () => {
     expect(() =>
-      toMeiliDocument({ op: 'delete', collectionId: 'abcd1234', dockey: 'k', docId: '1', version: '2', doc: null }),
+      toMeiliDocument({
+        op: 'delete',
+        collectionId: 'abcd1234',
+        dockey: 'k',
+        docId: '1',
+        version: '2',
+        doc: null,
+      }),
     ).toThrow();
   });
 });
@@ -216,7 +234,9 @@ describe('Index settings', () => {
     expect(wanted.filterableAttributes).toEqual(['collection_id', 'categories', 'score_regdate']);
     expect(wanted.sortableAttributes).toEqual(['score_regdate', 'doc_seq']);
     expect(wanted.rankingRules).toEqual(DEFAULT_RANKING_RULES);
-    expect(wanted.rankingRules.indexOf('attributeRank')).toBeLessThan(wanted.rankingRules.indexOf('score_regdate:desc'));
+    expect(wanted.rankingRules.indexOf('attributeRank')).toBeLessThan(
+      wanted.rankingRules.indexOf('score_regdate:desc'),
+    );
     expect(wanted.typoTolerance).toEqual({ enabled: false });
     expect(wanted.prefixSearch).toBe('disabled');
     expect(wanted.localizedAttributes[0]!.locales).toEqual(['kor', 'eng']);
@@ -256,7 +276,12 @@ describe('Index settings', () => {
 });
 
 describe('Outbox coalescing', () => {
-  function row(id: number, docId: string, version: string, over: Partial<OutboxRow> = {}): OutboxRow {
+  function row(
+    id: number,
+    docId: string,
+    version: string,
+    over: Partial<OutboxRow> = {},
+  ): OutboxRow {
     return {
       id: String(id),
       op: 'upsert',
@@ -274,18 +299,32 @@ describe('Outbox coalescing', () => {
 
   test('When versions are compared, documents.id comes first (a re-added doc is newer), exactly', () => {
     expect(compareVersions({ docId: '2', version: '1' }, { docId: '1', version: '99' })).toBe(1);
-    expect(compareVersions({ docId: '9007199254740993', version: '1' }, { docId: '9007199254740992', version: '1' })).toBe(1);
+    expect(
+      compareVersions(
+        { docId: '9007199254740993', version: '1' },
+        { docId: '9007199254740992', version: '1' },
+      ),
+    ).toBe(1);
     expect(compareVersions({ docId: '1', version: '3' }, { docId: '1', version: '3' })).toBe(0);
   });
 
   test('When a delete carries the version of the last upsert, it orders after that upsert', () => {
-    expect(compareVersions({ docId: '1', version: '3', deleted: true }, { docId: '1', version: '3' })).toBe(1);
-    expect(compareVersions({ docId: '2', version: '1' }, { docId: '1', version: '3', deleted: true })).toBe(1);
-    const plan = planBatch([row(1, '1', '3'), row(2, '1', '3', { op: 'delete', payload: null })], new Map());
+    expect(
+      compareVersions({ docId: '1', version: '3', deleted: true }, { docId: '1', version: '3' }),
+    ).toBe(1);
+    expect(
+      compareVersions({ docId: '2', version: '1' }, { docId: '1', version: '3', deleted: true }),
+    ).toBe(1);
+    const plan = planBatch(
+      [row(1, '1', '3'), row(2, '1', '3', { op: 'delete', payload: null })],
+      new Map(),
+    );
     expect(plan.deletes.map((c) => c.winner.id)).toEqual(['2']);
     // the upsert of that version was applied already: the delete is still sent
     const applied = new Map([['abcd1234-x', { docId: '1', version: '3' }]]);
-    expect(planBatch([row(2, '1', '3', { op: 'delete', payload: null })], applied).deletes).toHaveLength(1);
+    expect(
+      planBatch([row(2, '1', '3', { op: 'delete', payload: null })], applied).deletes,
+    ).toHaveLength(1);
     // and once the delete is applied, a late upsert of that version is stale
     const deleted = new Map([['abcd1234-x', { docId: '1', version: '3', deleted: true }]]);
     expect(planBatch([row(1, '1', '3')], deleted).stale).toHaveLength(1);
@@ -299,7 +338,10 @@ describe('Outbox coalescing', () => {
   });
 
   test('When the newest change is a delete, a delete is sent', () => {
-    const plan = planBatch([row(1, '1', '1'), row(2, '1', '2', { op: 'delete', payload: null })], new Map());
+    const plan = planBatch(
+      [row(1, '1', '1'), row(2, '1', '2', { op: 'delete', payload: null })],
+      new Map(),
+    );
     expect(plan.upserts).toHaveLength(0);
     expect(plan.deletes.map((c) => c.winner.id)).toEqual(['2']);
   });
@@ -319,7 +361,9 @@ describe('Outbox coalescing', () => {
 
   test('When retries back off, the delay doubles up to the cap, with jitter', () => {
     const mid = () => 0.5;
-    expect([1, 2, 3, 4, 10, 20].map((a) => backoffMs(a, 500, 60000, mid))).toEqual([500, 1000, 2000, 4000, 60000, 60000]);
+    expect([1, 2, 3, 4, 10, 20].map((a) => backoffMs(a, 500, 60000, mid))).toEqual([
+      500, 1000, 2000, 4000, 60000, 60000,
+    ]);
     expect(backoffMs(1, 500, 60000, () => 0)).toBe(400);
     expect(backoffMs(1, 500, 60000, () => 1)).toBe(600);
   });

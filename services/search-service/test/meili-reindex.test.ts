@@ -14,14 +14,29 @@ let cid: string;
 const docIds = new Map<string, string>();
 
 function docJson(title: string) {
-  return JSON.stringify({ icontents_title: title, icontents_body: 'body', score_regdate: 1700000000 });
+  return JSON.stringify({
+    icontents_title: title,
+    icontents_body: 'body',
+    score_regdate: 1700000000,
+  });
 }
 
 beforeAll(async () => {
   db = await testDatabase();
   stub = await startMeiliStub();
-  engine = createMeilisearchIndex({ pool: db.pool, url: stub.url, logger: silentLogger, runRelay: false });
-  cid = (await createCollection(db.pool, { maxDocuments: 100, maxApiCalls: 100, thumbnailSize: '130X130' })).collection.id;
+  engine = createMeilisearchIndex({
+    pool: db.pool,
+    url: stub.url,
+    logger: silentLogger,
+    runRelay: false,
+  });
+  cid = (
+    await createCollection(db.pool, {
+      maxDocuments: 100,
+      maxApiCalls: 100,
+      thumbnailSize: '130X130',
+    })
+  ).collection.id;
   await withTx(db.pool, async (tx) => {
     for (const key of ['a', 'b', 'c']) {
       const ref = await insertDocument(tx, cid, key, docJson(`stored ${key}`));
@@ -41,11 +56,18 @@ test('When the index is out of step with Postgres, reindex makes it hold exactly
     { ...(await mapped('a', 'stale title')), version: '1' },
     { ...(await mapped('gone', 'leftover')), doc_id: '999', version: '3' },
   ]);
-  const stats = await queueReindex({ pool: db.pool, engine, logger: silentLogger, collectionId: cid });
+  const stats = await queueReindex({
+    pool: db.pool,
+    engine,
+    logger: silentLogger,
+    collectionId: cid,
+  });
   expect(stats).toEqual({ collections: 1, queued: 3, deletes: 1, unreadable: 0 });
   await engine.settle();
   const docs = stub.documents();
-  expect([...docs.keys()].sort()).toEqual(['a', 'b', 'c'].map((k) => meiliDocumentId(cid, k)).sort());
+  expect([...docs.keys()].sort()).toEqual(
+    ['a', 'b', 'c'].map((k) => meiliDocumentId(cid, k)).sort(),
+  );
   expect(docs.get(meiliDocumentId(cid, 'a'))).toMatchObject({
     doc_id: docIds.get('a'),
     version: '1',
@@ -60,16 +82,29 @@ test('When a reindex runs while the service writes, a newer change is never over
   await withTx(db.pool, (tx) =>
     engine.recordChange(
       tx,
-      upsert({ collectionId: cid, dockey: 'a', docId: docIds.get('a')!, version: 2, title: 'newer a' }),
+      upsert({
+        collectionId: cid,
+        dockey: 'a',
+        docId: docIds.get('a')!,
+        version: 2,
+        title: 'newer a',
+      }),
     ),
   );
   await engine.settle();
-  expect(stub.documents().get(meiliDocumentId(cid, 'a'))).toMatchObject({ version: '2', text: { title: 'newer a' } });
+  expect(stub.documents().get(meiliDocumentId(cid, 'a'))).toMatchObject({
+    version: '2',
+    text: { title: 'newer a' },
+  });
   // b and c were sent again (forced) although Meilisearch had that version
   const resent = stub.history.slice(before).map(([id]) => id);
-  expect(resent).toEqual(expect.arrayContaining([meiliDocumentId(cid, 'b'), meiliDocumentId(cid, 'c')]));
+  expect(resent).toEqual(
+    expect.arrayContaining([meiliDocumentId(cid, 'b'), meiliDocumentId(cid, 'c')]),
+  );
 });
 
 async function mapped(dockey: string, title: string) {
-  return toMeiliDocument(upsert({ collectionId: cid, dockey, docId: docIds.get(dockey) ?? '1', version: 1, title }));
+  return toMeiliDocument(
+    upsert({ collectionId: cid, dockey, docId: docIds.get(dockey) ?? '1', version: 1, title }),
+  );
 }

@@ -1,5 +1,13 @@
-import { createMeiliGateway, IndexWriteError, type MeiliGateway } from '../src/index/meilisearch/gateway';
-import { buildSearchRequest, indexSettings, type MeiliDocument } from '../src/index/meilisearch/mapping';
+import {
+  createMeiliGateway,
+  IndexWriteError,
+  type MeiliGateway,
+} from '../src/index/meilisearch/gateway';
+import {
+  buildSearchRequest,
+  indexSettings,
+  type MeiliDocument,
+} from '../src/index/meilisearch/mapping';
 import { startMeiliStub, type MeiliStub } from './meili-stub';
 
 let stub: MeiliStub;
@@ -43,7 +51,8 @@ async function rejection(p: Promise<unknown>): Promise<IndexWriteError> {
   throw new Error('expected a rejection');
 }
 
-const calls = () => stub.requests.filter((r) => !r.path.startsWith('/tasks/')).map((r) => `${r.method} ${r.path}`);
+const calls = () =>
+  stub.requests.filter((r) => !r.path.startsWith('/tasks/')).map((r) => `${r.method} ${r.path}`);
 
 describe('Meilisearch request shapes', () => {
   test('When the index is new, it is created with primary key id and every setting is applied once', async () => {
@@ -60,13 +69,19 @@ describe('Meilisearch request shapes', () => {
         'pagination',
       ],
     });
-    expect(calls()).toEqual(['POST /indexes', 'GET /indexes/documents/settings', 'PATCH /indexes/documents/settings']);
+    expect(calls()).toEqual([
+      'POST /indexes',
+      'GET /indexes/documents/settings',
+      'PATCH /indexes/documents/settings',
+    ]);
     expect(stub.requests[0]!.body).toEqual({ uid: 'documents', primaryKey: 'id' });
     expect(stub.requests[0]!.headers.authorization).toBe('Bearer master-key');
     const patch = stub.requests.find((r) => r.method === 'PATCH')!;
     expect(patch.body).toEqual(indexSettings(100000));
     // every enqueued task is waited for
-    expect(stub.requests.filter((r) => r.path.startsWith('/tasks/')).length).toBeGreaterThanOrEqual(2);
+    expect(stub.requests.filter((r) => r.path.startsWith('/tasks/')).length).toBeGreaterThanOrEqual(
+      2,
+    );
 
     stub.requests.length = 0;
     await expect(gateway.ensureIndex()).resolves.toEqual({ created: false, updated: [] });
@@ -80,7 +95,9 @@ describe('Meilisearch request shapes', () => {
     expect(add.query).toEqual({ primaryKey: 'id' });
     expect(add.body).toEqual([meiliDoc('abcd1234-a'), meiliDoc('abcd1234-b')]);
     expect(stub.documents().get('abcd1234-b')).toEqual(meiliDoc('abcd1234-b'));
-    expect(stub.requests.some((r) => r.method === 'GET' && r.path.startsWith('/tasks/'))).toBe(true);
+    expect(stub.requests.some((r) => r.method === 'GET' && r.path.startsWith('/tasks/'))).toBe(
+      true,
+    );
   });
 
   test('When documents are deleted, ids go to delete-batch; a collection is purged by filter', async () => {
@@ -88,7 +105,10 @@ describe('Meilisearch request shapes', () => {
     stub.requests.length = 0;
     await gateway.remove(['abcd1234-a']);
     await gateway.purgeCollection('abcd1234');
-    expect(calls()).toEqual(['POST /indexes/documents/documents/delete-batch', 'POST /indexes/documents/documents/delete']);
+    expect(calls()).toEqual([
+      'POST /indexes/documents/documents/delete-batch',
+      'POST /indexes/documents/documents/delete',
+    ]);
     expect(stub.requests[0]!.body).toEqual(['abcd1234-a']);
     expect(stub.requests.find((r) => r.path.endsWith('/documents/delete'))!.body).toEqual({
       filter: 'collection_id = "abcd1234"',

@@ -2,8 +2,19 @@ import express from 'express';
 import request from 'supertest';
 import sharp from 'sharp';
 import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meilisearch';
-import { createThumbnailService, thumbnailRouter, type ThumbnailServiceImpl } from '../src/thumbnails';
-import { client, createSearchTestDatabase, docJson, makeApp, newCollection, type TestDatabase } from './helpers/harness';
+import {
+  createThumbnailService,
+  thumbnailRouter,
+  type ThumbnailServiceImpl,
+} from '../src/thumbnails';
+import {
+  client,
+  createSearchTestDatabase,
+  docJson,
+  makeApp,
+  newCollection,
+  type TestDatabase,
+} from './helpers/harness';
 import { startMeiliStub, type MeiliStub } from './meili-stub';
 import { silentLogger, waitFor } from './outbox-fixtures';
 import { startImageServer, type ImageServer } from './thumbnails-image-server';
@@ -27,7 +38,12 @@ beforeAll(async () => {
   db = await createSearchTestDatabase();
   stub = await startMeiliStub();
   images = await startImageServer();
-  engine = createMeilisearchIndex({ pool: db.pool, url: stub.url, logger: silentLogger, requestTimeoutMs: 500 });
+  engine = createMeilisearchIndex({
+    pool: db.pool,
+    url: stub.url,
+    logger: silentLogger,
+    requestTimeoutMs: 500,
+  });
   thumbnails = createThumbnailService({
     pool: db.pool,
     thumbnailUrl: THUMBNAIL_URL,
@@ -59,12 +75,20 @@ test('When a document with an image is added over HTTP, it is searchable within 
   const c = await newCollection(app);
   const api = client(outer as never, c);
   const added = Date.now();
-  const res = await api.add('doc-1', docJson({ icontents_title: 'hello world', contents_image: `${images.url}/a.jpg` }));
+  const res = await api.add(
+    'doc-1',
+    docJson({ icontents_title: 'hello world', contents_image: `${images.url}/a.jpg` }),
+  );
   expect(res.status).toBe(200);
 
-  const searchable = await waitFor(async () => (await api.search({ q: 'hello' })).body.numfound === 1, 1000, 5);
+  const searchable = await waitFor(
+    async () => (await api.search({ q: 'hello' })).body.numfound === 1,
+    1000,
+    5,
+  );
   const thumbnailed = await waitFor(
-    async () => (await api.search({ q: 'hello' })).body.docs[0]?.archive_thumbnail_130X130 !== undefined,
+    async () =>
+      (await api.search({ q: 'hello' })).body.docs[0]?.archive_thumbnail_130X130 !== undefined,
     5000,
     10,
   );
@@ -90,7 +114,14 @@ test('When a document with an image is added over HTTP, it is searchable within 
   expect([meta.width, meta.height]).toEqual([130, 97]);
 
   // update with a new image → new thumbnail; delete → gone from search
-  expect((await api.update('doc-1', docJson({ icontents_title: 'hello again', contents_image: `${images.url}/b.jpg` }))).status).toBe(200);
+  expect(
+    (
+      await api.update(
+        'doc-1',
+        docJson({ icontents_title: 'hello again', contents_image: `${images.url}/b.jpg` }),
+      )
+    ).status,
+  ).toBe(200);
   await engine.settle();
   await thumbnails.drain();
   const updated = (await api.search({ q: 'again' })).body.docs[0];

@@ -46,7 +46,11 @@ export interface MeiliStub {
   /** the next n requests matching `match` never answer (client timeout) */
   hangRequests(n: number, match?: (r: RecordedRequest) => boolean): void;
   /** the next n document tasks fail (type invalid_request → rejected, internal → transient) */
-  failTasks(n: number, type?: 'invalid_request' | 'internal', match?: (docs: Doc[]) => boolean): void;
+  failTasks(
+    n: number,
+    type?: 'invalid_request' | 'internal',
+    match?: (docs: Doc[]) => boolean,
+  ): void;
   /** tasks take this long to process (default 0) */
   taskDelayMs: number;
   /** every request fails with a closed connection while true */
@@ -84,13 +88,18 @@ function parseFilter(filter: unknown): Array<(d: Doc) => boolean> {
     m = /^(NOT )?categories IN \[([0-9, ]*)\]$/.exec(p);
     if (m) {
       const not = !!m[1];
-      const set = m[2]!.split(',').filter((s) => s.trim() !== '').map(Number);
+      const set = m[2]!
+        .split(',')
+        .filter((s) => s.trim() !== '')
+        .map(Number);
       return (d: Doc) => ((d.categories as number[]) ?? []).some((c) => set.includes(c)) !== not;
     }
     m = /^score_regdate (>=|<=) ([0-9]+)$/.exec(p);
     if (m) {
       const n = Number(m[2]);
-      return m[1] === '>=' ? (d: Doc) => (d.score_regdate as number) >= n : (d: Doc) => (d.score_regdate as number) <= n;
+      return m[1] === '>='
+        ? (d: Doc) => (d.score_regdate as number) >= n
+        : (d: Doc) => (d.score_regdate as number) <= n;
     }
     throw new Error(`stub cannot parse filter ${p}`);
   });
@@ -217,24 +226,33 @@ export async function startMeiliStub(): Promise<MeiliStub> {
     const f = taskFailures.find((t) => t.n > 0 && t.match(docs));
     if (!f) return undefined;
     f.n--;
-    return { code: f.type === 'internal' ? 'internal' : 'invalid_document_fields', message: 'stub task failure', type: f.type };
+    return {
+      code: f.type === 'internal' ? 'internal' : 'invalid_document_fields',
+      message: 'stub task failure',
+      type: f.type,
+    };
   }
 
   function naiveSearch(uid: string, body: Record<string, unknown>) {
     const i = indexes.get(uid);
-    if (!i) return { status: 404, body: apiError('index_not_found', `Index \`${uid}\` not found.`) };
+    if (!i)
+      return { status: 404, body: apiError('index_not_found', `Index \`${uid}\` not found.`) };
     const filters = parseFilter(body.filter);
     const terms = String(body.q ?? '')
       .toLowerCase()
       .split(/\s+/)
       .filter((t) => t !== '');
     let hits = [...i.docs.values()].filter(
-      (d) => filters.every((f) => f(d)) && terms.every((t) => words(d.text).some((w) => w.includes(t))),
+      (d) =>
+        filters.every((f) => f(d)) && terms.every((t) => words(d.text).some((w) => w.includes(t))),
     );
     // like the engine's ranking rules: (sort=0: every word in the title first), then newest
     // score_regdate, then newest doc_seq
     const sort = body.sort as string[] | undefined;
-    const inTitle = (d: Doc) => (terms.every((t) => words((d.text as { title: string }).title).some((w) => w.includes(t))) ? 0 : 1);
+    const inTitle = (d: Doc) =>
+      terms.every((t) => words((d.text as { title: string }).title).some((w) => w.includes(t)))
+        ? 0
+        : 1;
     hits = hits.sort(
       (a, b) =>
         (sort ? 0 : inTitle(a) - inTitle(b)) ||
@@ -267,7 +285,8 @@ export async function startMeiliStub(): Promise<MeiliStub> {
   function route(r: RecordedRequest): { status: number; body?: unknown } {
     const p = r.path;
     let m: RegExpExecArray | null;
-    if (r.method === 'GET' && p === '/health') return { status: 200, body: { status: 'available' } };
+    if (r.method === 'GET' && p === '/health')
+      return { status: 200, body: { status: 'available' } };
     if (r.method === 'GET' && (m = /^\/tasks\/(\d+)$/.exec(p))) {
       const t = tasks[Number(m[1])];
       if (!t) return { status: 404, body: apiError('task_not_found', 'task not found') };
@@ -372,7 +391,12 @@ export async function startMeiliStub(): Promise<MeiliStub> {
     if (r.method === 'POST' && (m = /^\/indexes\/([^/]+)\/documents\/fetch$/.exec(p))) {
       const i = indexes.get(m[1]!);
       if (!i) return { status: 404, body: apiError('index_not_found', 'not found') };
-      const body = r.body as { filter?: string; fields?: string[]; offset?: number; limit?: number };
+      const body = r.body as {
+        filter?: string;
+        fields?: string[];
+        offset?: number;
+        limit?: number;
+      };
       const filters = parseFilter(body.filter);
       const all = [...i.docs.values()].filter((d) => filters.every((f) => f(d)));
       const offset = body.offset ?? 0;

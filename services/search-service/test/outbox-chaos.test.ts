@@ -5,7 +5,15 @@ import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meil
 import { meiliDocumentId } from '../src/index/meilisearch/mapping';
 import { compareVersions } from '../src/outbox/coalesce';
 import { startMeiliStub, type MeiliStub } from './meili-stub';
-import { killIdleInTransaction, remove, silentLogger, testDatabase, upsert, waitFor, withTx } from './outbox-fixtures';
+import {
+  killIdleInTransaction,
+  remove,
+  silentLogger,
+  testDatabase,
+  upsert,
+  waitFor,
+  withTx,
+} from './outbox-fixtures';
 
 /**
  * Three relays against a flaky index: HTTP 5xx, hanging requests, failed and slow tasks,
@@ -137,12 +145,15 @@ test('When the index fails in every way while changes commit, every committed ch
     }
     const [id, docId, version] = entry as [string, string, string];
     const prev = last.get(id);
-    if (prev && compareVersions({ docId, version }, prev) < 0) backwards.push(`${id}: ${prev.version} → ${version}`);
+    if (prev && compareVersions({ docId, version }, prev) < 0)
+      backwards.push(`${id}: ${prev.version} → ${version}`);
     last.set(id, { docId, version });
   }
   expect({ seed, backwards }).toEqual({ seed, backwards: [] });
   // the chaos really happened
   expect(kills).toBeGreaterThan(0);
-  const failed = await db.pool.query(`SELECT count(*)::int AS n FROM search_outbox WHERE attempts > 0`);
+  const failed = await db.pool.query(
+    `SELECT count(*)::int AS n FROM search_outbox WHERE attempts > 0`,
+  );
   expect(failed.rows[0].n).toBeGreaterThan(0);
 }, 60_000);

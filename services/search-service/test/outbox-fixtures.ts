@@ -8,7 +8,11 @@ import type { DocumentChange } from '../src/index/search-index';
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
 
 export function testDatabase(): Promise<TestDatabase> {
-  return createTestDatabase({ migrationsDir: MIGRATIONS_DIR, migrationsTable: 'search_migrations', poolSize: 20 });
+  return createTestDatabase({
+    migrationsDir: MIGRATIONS_DIR,
+    migrationsTable: 'search_migrations',
+    poolSize: 20,
+  });
 }
 
 export const silentLogger = createLogger('search-service-test', 'silent');
@@ -71,17 +75,25 @@ export function remove(spec: ChangeSpec): DocumentChange {
   };
 }
 
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000, stepMs = 5): Promise<number> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 5000,
+  stepMs = 5,
+): Promise<number> {
   const started = Date.now();
   for (;;) {
     if (await check()) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, stepMs));
   }
 }
 
 /** Ends the Postgres session of whoever sits idle in a transaction (a relay waiting for its task). */
-export async function killIdleInTransaction(pool: pg.Pool, sparedApplication = '-'): Promise<number> {
+export async function killIdleInTransaction(
+  pool: pg.Pool,
+  sparedApplication = '-',
+): Promise<number> {
   const r = await pool.query(
     `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
       WHERE datname = current_database() AND state LIKE 'idle in transaction%' AND pid <> pg_backend_pid()

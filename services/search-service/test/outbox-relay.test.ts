@@ -20,7 +20,9 @@ let engine: MeilisearchIndex;
 
 const id = (dockey: string, cid = 'abcd1234') => meiliDocumentId(cid, dockey);
 
-function makeEngine(over: Partial<Parameters<typeof createMeilisearchIndex>[0]> = {}): MeilisearchIndex {
+function makeEngine(
+  over: Partial<Parameters<typeof createMeilisearchIndex>[0]> = {},
+): MeilisearchIndex {
   return createMeilisearchIndex({
     pool: db.pool,
     url: stub.url,
@@ -71,8 +73,12 @@ describe('recordChange', () => {
       }),
     ).rejects.toThrow('rollback');
     expect(await outbox()).toEqual([]);
-    await withTx(db.pool, (tx) => engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 })));
-    expect(await outbox()).toMatchObject([{ op: 'upsert', meili_id: id('a'), version: 1, done: false }]);
+    await withTx(db.pool, (tx) =>
+      engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 })),
+    );
+    expect(await outbox()).toMatchObject([
+      { op: 'upsert', meili_id: id('a'), version: 1, done: false },
+    ]);
   });
 
   test('When the relay runs, every committed change reaches the index and is marked done', async () => {
@@ -81,7 +87,11 @@ describe('recordChange', () => {
       await engine.recordChange(tx, upsert({ dockey: 'b', docId: 2, version: 1 }));
     });
     await engine.settle();
-    expect(stub.documents().get(id('a'))).toMatchObject({ doc_id: '1', collection_id: 'abcd1234', categories: [4] });
+    expect(stub.documents().get(id('a'))).toMatchObject({
+      doc_id: '1',
+      collection_id: 'abcd1234',
+      categories: [4],
+    });
     expect(stub.documents().has(id('b'))).toBe(true);
     expect((await outbox()).every((r) => r.done)).toBe(true);
     // one batch: a single addDocuments call for both
@@ -90,33 +100,49 @@ describe('recordChange', () => {
 
   test('When several versions of a document are pending, one add with the newest is sent', async () => {
     for (const v of [1, 2, 3]) {
-      await withTx(db.pool, (tx) => engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: v })));
+      await withTx(db.pool, (tx) =>
+        engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: v })),
+      );
     }
     await engine.settle();
     const adds = stub.requests.filter((r) => r.path === '/indexes/documents/documents');
-    expect(adds.map((r) => (r.body as Array<{ version: string }>).map((d) => d.version))).toEqual([['3']]);
+    expect(adds.map((r) => (r.body as Array<{ version: string }>).map((d) => d.version))).toEqual([
+      ['3'],
+    ]);
     expect(stub.history).toEqual([[id('a'), '3']]);
   });
 
   test('When a document is deleted and added again, the re-added one (new documents.id, version 1) wins', async () => {
-    await withTx(db.pool, (tx) => engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 5 })));
+    await withTx(db.pool, (tx) =>
+      engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 5 })),
+    );
     await engine.settle();
-    await withTx(db.pool, (tx) => engine.recordChange(tx, remove({ dockey: 'a', docId: 1, version: 6 })));
+    await withTx(db.pool, (tx) =>
+      engine.recordChange(tx, remove({ dockey: 'a', docId: 1, version: 6 })),
+    );
     await engine.settle();
     expect(stub.documents().has(id('a'))).toBe(false);
-    await withTx(db.pool, (tx) => engine.recordChange(tx, upsert({ dockey: 'a', docId: 2, version: 1 })));
+    await withTx(db.pool, (tx) =>
+      engine.recordChange(tx, upsert({ dockey: 'a', docId: 2, version: 1 })),
+    );
     await engine.settle();
     expect(stub.documents().get(id('a'))).toMatchObject({ doc_id: '2', version: '1' });
   });
 
   test('When a delete carries the version of the last upsert (as the store sends it), the document goes', async () => {
-    await withTx(db.pool, (tx) => engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 4 })));
+    await withTx(db.pool, (tx) =>
+      engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 4 })),
+    );
     await engine.settle();
-    await withTx(db.pool, (tx) => engine.recordChange(tx, remove({ dockey: 'a', docId: 1, version: 4 })));
+    await withTx(db.pool, (tx) =>
+      engine.recordChange(tx, remove({ dockey: 'a', docId: 1, version: 4 })),
+    );
     await engine.settle();
     expect(stub.documents().has(id('a'))).toBe(false);
     // a late copy of the upsert cannot bring it back
-    await withTx(db.pool, (tx) => engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 4 })));
+    await withTx(db.pool, (tx) =>
+      engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 4 })),
+    );
     await engine.settle();
     expect(stub.documents().has(id('a'))).toBe(false);
   });
@@ -124,13 +150,20 @@ describe('recordChange', () => {
   test('When a collection is dropped, its pending changes are dropped and its documents purged by filter', async () => {
     await withTx(db.pool, async (tx) => {
       await engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 }));
-      await engine.recordChange(tx, upsert({ dockey: 'z', docId: 9, version: 1, collectionId: 'other123' }));
+      await engine.recordChange(
+        tx,
+        upsert({ dockey: 'z', docId: 9, version: 1, collectionId: 'other123' }),
+      );
     });
     await engine.settle();
-    await withTx(db.pool, (tx) => engine.recordChange(tx, upsert({ dockey: 'b', docId: 2, version: 1 })));
+    await withTx(db.pool, (tx) =>
+      engine.recordChange(tx, upsert({ dockey: 'b', docId: 2, version: 1 })),
+    );
     await withTx(db.pool, (tx) => engine.dropCollection!(tx, 'abcd1234'));
     // a collection created again with the same id waits behind the drop
-    await withTx(db.pool, (tx) => engine.recordChange(tx, upsert({ dockey: 'c', docId: 3, version: 1 })));
+    await withTx(db.pool, (tx) =>
+      engine.recordChange(tx, upsert({ dockey: 'c', docId: 3, version: 1 })),
+    );
     await engine.settle();
     expect([...stub.documents().keys()].sort()).toEqual([id('c'), id('z', 'other123')].sort());
     expect(stub.history.map(([i]) => i)).not.toContain(id('b'));
@@ -139,7 +172,9 @@ describe('recordChange', () => {
 
 describe('index failures', () => {
   test('When Meilisearch answers 503, the rows back off and arrive on a later attempt', async () => {
-    await withTx(db.pool, (tx) => engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 })));
+    await withTx(db.pool, (tx) =>
+      engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 })),
+    );
     stub.failRequests(1, 503, (r) => r.path === '/indexes/documents/documents');
     const first = await engine.relay.runOnce();
     expect(first).toMatchObject({ selected: 1, done: 0, failed: 1 });
@@ -152,7 +187,9 @@ describe('index failures', () => {
   });
 
   test('When requests time out or the task never finishes, the change still arrives after recovery', async () => {
-    await withTx(db.pool, (tx) => engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 })));
+    await withTx(db.pool, (tx) =>
+      engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 })),
+    );
     stub.hangRequests(1, (r) => r.path === '/indexes/documents/documents');
     expect((await engine.relay.runOnce()).failed).toBe(1);
     stub.taskDelayMs = 1000;
@@ -167,7 +204,9 @@ describe('index failures', () => {
     stub.down = true;
     engine.start();
     for (let i = 0; i < 20; i++) {
-      await withTx(db.pool, (tx) => engine.recordChange(tx, upsert({ dockey: `d${i}`, docId: i + 1, version: 1 })));
+      await withTx(db.pool, (tx) =>
+        engine.recordChange(tx, upsert({ dockey: `d${i}`, docId: i + 1, version: 1 })),
+      );
     }
     await new Promise((r) => setTimeout(r, 400));
     expect(stub.documents().size).toBe(0);
@@ -229,32 +268,44 @@ describe('index failures', () => {
 
 describe('ordering', () => {
   test('When an older change arrives after a newer one was applied, it is not sent', async () => {
-    await withTx(db.pool, (tx) => engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 3 })));
+    await withTx(db.pool, (tx) =>
+      engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 3 })),
+    );
     await engine.settle();
-    await withTx(db.pool, (tx) => engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 2 })));
+    await withTx(db.pool, (tx) =>
+      engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 2 })),
+    );
     await engine.settle();
     expect(stub.history).toEqual([[id('a'), '3']]);
     expect(stub.documents().get(id('a'))).toMatchObject({ version: '3' });
   });
 
   test('When an older change failed and backs off, the newer one is sent at once and settles both', async () => {
-    await withTx(db.pool, (tx) => engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 })));
+    await withTx(db.pool, (tx) =>
+      engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 })),
+    );
     stub.failRequests(1, 500, (r) => r.path === '/indexes/documents/documents');
     await engine.relay.runOnce();
-    await withTx(db.pool, (tx) => engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 2 })));
+    await withTx(db.pool, (tx) =>
+      engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 2 })),
+    );
     const r = await engine.relay.runOnce();
     expect(r.done).toBe(2);
     expect(stub.history).toEqual([[id('a'), '2']]);
   });
 
   test('When two relays run at once on one document, they never send it concurrently nor out of order', async () => {
-    await withTx(db.pool, (tx) => engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 })));
+    await withTx(db.pool, (tx) =>
+      engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 })),
+    );
     stub.taskDelayMs = 300;
     const relayA = createOutboxRelay({ pool: db.pool, sink: engine.gateway, logger: silentLogger });
     const relayB = createOutboxRelay({ pool: db.pool, sink: engine.gateway, logger: silentLogger });
     const a = relayA.runOnce();
     await waitFor(() => stub.requests.some((q) => q.path === '/indexes/documents/documents'));
-    await withTx(db.pool, (tx) => engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 2 })));
+    await withTx(db.pool, (tx) =>
+      engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 2 })),
+    );
     // B locks the version-2 row but cannot take the document while A holds it
     expect(await relayB.runOnce()).toMatchObject({ selected: 1, skipped: 1, done: 0 });
     expect(await a).toMatchObject({ done: 1 });
@@ -280,7 +331,9 @@ describe('status and metrics', () => {
 
   test('When the oldest pending change is older than the limit, status says not searchable', async () => {
     const lagging = makeEngine({ maxLagSeconds: 60 });
-    await withTx(db.pool, (tx) => lagging.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 })));
+    await withTx(db.pool, (tx) =>
+      lagging.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 })),
+    );
     await expect(lagging.status('abcd1234')).resolves.toEqual({ searchable: true });
     await db.pool.query(`UPDATE search_outbox SET created_at = now() - interval '61 seconds'`);
     const s = await lagging.status('abcd1234');
@@ -293,7 +346,9 @@ describe('status and metrics', () => {
   test('When a metrics registry is passed, outbox pending count and lag are exposed', async () => {
     const metrics = createMetrics('search-service');
     const withMetrics = makeEngine({ metrics });
-    await withTx(db.pool, (tx) => withMetrics.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 })));
+    await withTx(db.pool, (tx) =>
+      withMetrics.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 })),
+    );
     await db.pool.query(`UPDATE search_outbox SET created_at = now() - interval '5 seconds'`);
     let text = await metrics.registry.metrics();
     expect(text).toMatch(/search_outbox_pending\{service="search-service"\} 1/);
@@ -311,6 +366,17 @@ describe('status and metrics', () => {
 });
 
 describe('visibility latency', () => {
+  test('When NOTIFY is turned off, the relay still finds the change by polling', async () => {
+    const quiet = makeEngine({ notify: false, relay: { pollIntervalMs: 50 } });
+    quiet.start();
+    await withTx(db.pool, (tx) =>
+      quiet.recordChange(tx, upsert({ dockey: 'quiet', docId: 500, version: 1 })),
+    );
+    const ms = await waitFor(() => stub.documents().has(id('quiet')), 2000, 2);
+    await quiet.stop();
+    expect(ms).toBeLessThan(1000);
+  });
+
   test('When the relay is running, a committed change is in the index well within 1 s (NOTIFY wake-up)', async () => {
     // the poll fallback is set far away so that only NOTIFY can explain a fast arrival
     const live = makeEngine({ relay: { pollIntervalMs: 10_000 } });
@@ -320,14 +386,18 @@ describe('visibility latency', () => {
     stub.taskDelayMs = 5; // a small Meilisearch indexing time
     const samples: number[] = [];
     for (let i = 0; i < 30; i++) {
-      await withTx(db.pool, (tx) => live.recordChange(tx, upsert({ dockey: `lat${i}`, docId: 100 + i, version: 1 })));
+      await withTx(db.pool, (tx) =>
+        live.recordChange(tx, upsert({ dockey: `lat${i}`, docId: 100 + i, version: 1 })),
+      );
       samples.push(await waitFor(() => stub.documents().has(id(`lat${i}`)), 1000, 1));
     }
     await live.stop();
     samples.sort((a, b) => a - b);
     const p50 = samples[Math.floor(samples.length / 2)]!;
     const max = samples.at(-1)!;
-    console.log(`outbox visibility (commit → stub applied, stub task time 5 ms): p50 ${p50} ms, max ${max} ms`);
+    console.log(
+      `outbox visibility (commit → stub applied, stub task time 5 ms): p50 ${p50} ms, max ${max} ms`,
+    );
     expect(max).toBeLessThan(1000);
   });
 });

@@ -11,7 +11,9 @@ const result = (doc: string, archive: Record<string, string> = {}): SearchResult
 describe('JSON writer', () => {
   test('When a stored doc has int64 numbers, the JSON keeps their exact text', () => {
     const json = searchJson(
-      result('{"icontents_title":"t","score_a":9223372036854775807,"score_b":-9223372036854775808,"categories":[1,2147483647]}'),
+      result(
+        '{"icontents_title":"t","score_a":9223372036854775807,"score_b":-9223372036854775808,"categories":[1,2147483647]}',
+      ),
     );
     expect(json).toBe(
       '{"querytime":3,"start":0,"numfound":12345678901,"docs":[{"dockey":"k<1>","icontents_title":"t",' +
@@ -20,7 +22,9 @@ describe('JSON writer', () => {
   });
 
   test('When a doc has no categories, the result lists an empty category list; archive fields come last', () => {
-    const json = searchJson(result('{"icontents_title":"t"}', { archive_thumbnail_130X130: 'http://t/x' }));
+    const json = searchJson(
+      result('{"icontents_title":"t"}', { archive_thumbnail_130X130: 'http://t/x' }),
+    );
     expect(JSON.parse(json).docs[0]).toEqual({
       dockey: 'k<1>',
       icontents_title: 't',
@@ -36,17 +40,24 @@ describe('JSON writer', () => {
   });
 
   test('When the status is written, search_status is the string "true" or "false"', () => {
-    expect(statusJson({ searchable: true, documentCount: 5 })).toBe('{"search_status":"true","document_count":5}');
-    expect(JSON.parse(statusJson({ searchable: false, documentCount: 0 })).search_status).toBe('false');
+    expect(statusJson({ searchable: true, documentCount: 5 })).toBe(
+      '{"search_status":"true","document_count":5}',
+    );
+    expect(JSON.parse(statusJson({ searchable: false, documentCount: 0 })).search_status).toBe(
+      'false',
+    );
   });
 });
 
 describe('XML writer', () => {
   test('When a result is written, it has the documented element names and the same data as the JSON', () => {
     const xml = searchXml(
-      result('{"icontents_title":"서울 & <맛집>","score_a":9223372036854775807,"categories":[3,4]}', {
-        archive_thumbnail_130X130: 'http://t/x?a=1&b=2',
-      }),
+      result(
+        '{"icontents_title":"서울 & <맛집>","score_a":9223372036854775807,"categories":[3,4]}',
+        {
+          archive_thumbnail_130X130: 'http://t/x?a=1&b=2',
+        },
+      ),
     );
     expect(xml).toBe(
       '<?xml version="1.0" encoding="UTF-8"?><result><querytime>3</querytime><start>0</start>' +
@@ -74,5 +85,23 @@ describe('XML writer', () => {
       '<?xml version="1.0" encoding="UTF-8"?><status><search_status>true</search_status>' +
         '<document_count>7</document_count></status>',
     );
+  });
+});
+
+describe('JSON writer: splicing the stored text', () => {
+  test('When a string value mentions "categories": (escaped quotes), the doc still gets an empty list', () => {
+    const doc = JSON.stringify({ icontents_title: '{"categories":[1]}', contents_x: ',"categories":' });
+    const parsed = JSON.parse(searchJson(result(doc)));
+    expect(parsed.docs[0].categories).toEqual([]);
+    expect(parsed.docs[0].icontents_title).toBe('{"categories":[1]}');
+  });
+
+  test('When categories is the first field or the doc is empty, the output is still valid JSON', () => {
+    expect(JSON.parse(searchJson(result('{"categories":[7],"score_a":1}'))).docs[0]).toEqual({
+      dockey: 'k<1>',
+      categories: [7],
+      score_a: 1,
+    });
+    expect(JSON.parse(searchJson(result('{}'))).docs[0]).toEqual({ dockey: 'k<1>', categories: [] });
   });
 });

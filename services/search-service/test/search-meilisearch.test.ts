@@ -20,7 +20,8 @@ const url = process.env.MEILI_URL;
 
 if (url) {
   const indexUid = `contract_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const engines: Array<{ engine: MeilisearchIndex; pool: { ending: boolean; ended: boolean } }> = [];
+  const engines: Array<{ engine: MeilisearchIndex; pool: { ending: boolean; ended: boolean } }> =
+    [];
   describeSearchContract(
     'meilisearch',
     (pool) => {
@@ -37,7 +38,8 @@ if (url) {
     // every committed change sent and its Meilisearch task done (engines whose database is gone
     // have nothing left to send)
     async () => {
-      for (const { engine, pool } of engines) if (!pool.ending && !pool.ended) await engine.settle(60_000);
+      for (const { engine, pool } of engines)
+        if (!pool.ending && !pool.ended) await engine.settle(60_000);
     },
   );
   afterAll(async () => {

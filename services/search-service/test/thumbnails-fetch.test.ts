@@ -50,12 +50,15 @@ describe('address policy', () => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  test.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700:4700::1111', '::ffff:93.184.216.34'])(
-    'When the address is public (%s), it is allowed',
-    (address) => {
-      expect(isPublicAddress(address)).toBe(true);
-    },
-  );
+  test.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '172.32.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:93.184.216.34',
+  ])('When the address is public (%s), it is allowed', (address) => {
+    expect(isPublicAddress(address)).toBe(true);
+  });
 });
 
 describe('fetching originals', () => {
@@ -66,39 +69,60 @@ describe('fetching originals', () => {
   });
 
   test('When private networks are not allowed, loopback is refused by IP and by resolved name', async () => {
-    const byIp = await fetchError(fetchImage(`${images.url}/a.jpg`, { allowPrivateNetworks: false }));
+    const byIp = await fetchError(
+      fetchImage(`${images.url}/a.jpg`, { allowPrivateNetworks: false }),
+    );
     expect(byIp.permanent).toBe(true);
     expect(byIp.message).toMatch(/127\.0\.0\.1 is not allowed/);
-    const byName = await fetchError(fetchImage(`http://localhost:${images.port}/a.jpg`, { allowPrivateNetworks: false }));
+    const byName = await fetchError(
+      fetchImage(`http://localhost:${images.port}/a.jpg`, { allowPrivateNetworks: false }),
+    );
     expect(byName.permanent).toBe(true);
     expect(byName.message).toMatch(/not allowed/);
     expect(images.hits.get('/a.jpg')).toBe(1); // only the allowed fetch above reached the server
   });
 
   test('When a redirect leads to a private address, the hop is refused (each hop is checked)', async () => {
-    for (const target of [`http://127.0.0.2:${images.port}/a.jpg`, `http://[::1]:${images.port}/a.jpg`]) {
+    for (const target of [
+      `http://127.0.0.2:${images.port}/a.jpg`,
+      `http://[::1]:${images.port}/a.jpg`,
+    ]) {
       const err = await fetchError(
-        fetchImage(`${images.url}/to?u=${encodeURIComponent(target)}`, { isAllowedAddress: only127001 }),
+        fetchImage(`${images.url}/to?u=${encodeURIComponent(target)}`, {
+          isAllowedAddress: only127001,
+        }),
       );
       expect(err.permanent).toBe(true);
       expect(err.message).toMatch(/not allowed/);
     }
     // the same redirect is followed when private networks are allowed
-    const ok = await fetchImage(`${images.url}/to?u=${encodeURIComponent(`http://localhost:${images.port}/a.jpg`)}`, open);
+    const ok = await fetchImage(
+      `${images.url}/to?u=${encodeURIComponent(`http://localhost:${images.port}/a.jpg`)}`,
+      open,
+    );
     expect(ok.url).toBe(`http://localhost:${images.port}/a.jpg`);
   });
 
   test('When redirects chain, at most 3 are followed', async () => {
-    await expect(fetchImage(`${images.url}/redirect/3`, open)).resolves.toMatchObject({ url: `${images.url}/a.jpg` });
+    await expect(fetchImage(`${images.url}/redirect/3`, open)).resolves.toMatchObject({
+      url: `${images.url}/a.jpg`,
+    });
     const err = await fetchError(fetchImage(`${images.url}/redirect/4`, open));
     expect(err.message).toMatch(/more than 3 redirects/);
   });
 
   test('When the scheme is not http(s) or the URL has credentials, nothing is fetched', async () => {
-    for (const url of ['file:///etc/passwd', 'ftp://example.com/a.jpg', 'data:image/png;base64,AAAA', `http://u:p@127.0.0.1:${images.port}/a.jpg`]) {
+    for (const url of [
+      'file:///etc/passwd',
+      'ftp://example.com/a.jpg',
+      'data:image/png;base64,AAAA',
+      `http://u:p@127.0.0.1:${images.port}/a.jpg`,
+    ]) {
       expect((await fetchError(fetchImage(url, open))).permanent).toBe(true);
     }
-    const viaRedirect = await fetchError(fetchImage(`${images.url}/to?u=${encodeURIComponent('file:///etc/passwd')}`, open));
+    const viaRedirect = await fetchError(
+      fetchImage(`${images.url}/to?u=${encodeURIComponent('file:///etc/passwd')}`, open),
+    );
     expect(viaRedirect.message).toMatch(/scheme file: is not allowed/);
   });
 
@@ -129,26 +153,39 @@ describe('fetching originals', () => {
 describe('resizing', () => {
   const box = parseThumbnailBox('130X130')!;
   async function thumbOf(path: string) {
-    const { body } = await fetchImage(`${images.url}${path}`, { ...open, maxBytes: 10 * 1024 * 1024 });
+    const { body } = await fetchImage(`${images.url}${path}`, {
+      ...open,
+      maxBytes: 10 * 1024 * 1024,
+    });
     return makeThumbnail(body, box);
   }
 
   test('When the original is a JPEG, the thumbnail is a JPEG inside 130X130 keeping the aspect ratio', async () => {
     const t = await thumbOf('/a.jpg');
-    expect(t).toMatchObject({ contentType: 'image/jpeg', width: 130, height: 97, sourceWidth: 800, sourceHeight: 600 });
+    expect(t).toMatchObject({
+      contentType: 'image/jpeg',
+      width: 130,
+      height: 97,
+      sourceWidth: 800,
+      sourceHeight: 600,
+    });
     const meta = await sharp(t.data).metadata();
-    expect([meta.format, meta.width, meta.height]).toEqual(["jpeg", 130, 97]);
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 130, 97]);
     expect(t.key).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
   test('When the original is a PNG with transparency, the thumbnail stays a PNG', async () => {
     const t = await thumbOf('/a.png');
-    expect(t).toMatchObject({ contentType: "image/png", width: 130, height: 97 });
+    expect(t).toMatchObject({ contentType: 'image/png', width: 130, height: 97 });
     expect((await sharp(t.data).metadata()).hasAlpha).toBe(true);
   });
 
   test('When the original is a WebP, the thumbnail is a JPEG', async () => {
-    expect(await thumbOf('/a.webp')).toMatchObject({ contentType: 'image/jpeg', width: 65, height: 130 });
+    expect(await thumbOf('/a.webp')).toMatchObject({
+      contentType: 'image/jpeg',
+      width: 65,
+      height: 130,
+    });
   });
 
   test('When the original is huge (6000x6000), it still becomes a 130x130 thumbnail', async () => {

@@ -34,12 +34,17 @@ export async function startImageServer(): Promise<ImageServer> {
     '/a.png': { type: 'image/png', body: await solid(400, 300, 4).png().toBuffer() },
     '/a.webp': { type: 'image/webp', body: await solid(300, 600, 3).webp().toBuffer() },
     '/small.png': { type: 'image/png', body: await solid(40, 20, 3).png().toBuffer() },
-    '/huge.jpg': { type: 'image/jpeg', body: await solid(6000, 6000, 3).jpeg({ quality: 50 }).toBuffer() },
+    '/huge.jpg': {
+      type: 'image/jpeg',
+      body: await solid(6000, 6000, 3).jpeg({ quality: 50 }).toBuffer(),
+    },
     '/not-image.txt': { type: 'text/plain', body: Buffer.from('hello, I am not an image') },
     '/fake.jpg': { type: 'image/jpeg', body: Buffer.from('GIF89a not really') },
     '/svg.svg': {
       type: 'image/svg+xml',
-      body: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'),
+      body: Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
+      ),
     },
   };
   const hits = new Map<string, number>();
@@ -58,7 +63,9 @@ export async function startImageServer(): Promise<ImageServer> {
     }
     const image = images[path];
     if (image) {
-      res.writeHead(200, { 'content-type': image.type, 'content-length': image.body.length }).end(image.body);
+      res
+        .writeHead(200, { 'content-type': image.type, 'content-length': image.body.length })
+        .end(image.body);
       return;
     }
     if (path === '/big-declared.jpg') {
@@ -78,7 +85,8 @@ export async function startImageServer(): Promise<ImageServer> {
       // /slow.jpg?ms=N answers after N ms (default 3000)
       setTimeout(
         () => {
-          if (!res.destroyed) res.writeHead(200, { 'content-type': 'image/jpeg' }).end(images['/a.jpg']!.body);
+          if (!res.destroyed)
+            res.writeHead(200, { 'content-type': 'image/jpeg' }).end(images['/a.jpg']!.body);
         },
         Number(url.searchParams.get('ms') ?? 3000),
       ).unref();

@@ -3,7 +3,11 @@ import request from 'supertest';
 import sharp from 'sharp';
 import type { TestDatabase } from '@hub/testing';
 import { createCollection } from '../src/store/collections';
-import { createThumbnailService, thumbnailRouter, type ThumbnailServiceImpl } from '../src/thumbnails';
+import {
+  createThumbnailService,
+  thumbnailRouter,
+  type ThumbnailServiceImpl,
+} from '../src/thumbnails';
 import { remove, silentLogger, testDatabase, upsert, waitFor, withTx } from './outbox-fixtures';
 import { startImageServer, type ImageServer } from './thumbnails-image-server';
 
@@ -68,15 +72,22 @@ describe('the thumbnail of a document', () => {
     service.start();
     const started = Date.now();
     await withTx(db.pool, (tx) =>
-      service.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1, image: `${images.url}/a.jpg` })),
+      service.recordChange(
+        tx,
+        upsert({ dockey: 'a', docId: 1, version: 1, image: `${images.url}/a.jpg` }),
+      ),
     );
     const addMs = Date.now() - started;
     const waited = await waitFor(async () => (await fields(1)) !== undefined, 5000, 10);
     const f = (await fields(1))!;
-    console.log(`thumbnail: write transaction ${addMs} ms, thumbnail URL in results after ${waited} ms`);
+    console.log(
+      `thumbnail: write transaction ${addMs} ms, thumbnail URL in results after ${waited} ms`,
+    );
 
     const url = f.archive_thumbnail_130X130!;
-    expect(url).toMatch(/^https:\/\/search\.example\.com\/thumbnails\/cse_abcd1234\/130X130\/[A-Za-z0-9_-]{43}$/);
+    expect(url).toMatch(
+      /^https:\/\/search\.example\.com\/thumbnails\/cse_abcd1234\/130X130\/[A-Za-z0-9_-]{43}$/,
+    );
     expect(f).toEqual({
       archive_thumbnail_130X130: url,
       archive_thumbnail: url,
@@ -102,7 +113,10 @@ describe('the thumbnail of a document', () => {
 
   test('When the add commits, the thumbnail is not waited for: nothing is fetched inside the transaction', async () => {
     await withTx(db.pool, (tx) =>
-      service.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1, image: `${images.url}/slow.jpg?ms=2000` })),
+      service.recordChange(
+        tx,
+        upsert({ dockey: 'a', docId: 1, version: 1, image: `${images.url}/slow.jpg?ms=2000` }),
+      ),
     );
     expect(images.hits.size).toBe(0);
     expect(await jobs()).toMatchObject([{ done: false, attempts: 0 }]);
@@ -122,14 +136,31 @@ describe('the thumbnail of a document', () => {
   });
 
   test('When the collection has its own thumbnail size, the image fits that box', async () => {
-    const { collection } = await createCollection(db.pool, { maxDocuments: 10, maxApiCalls: 10, thumbnailSize: '200X100' });
+    const { collection } = await createCollection(db.pool, {
+      maxDocuments: 10,
+      maxApiCalls: 10,
+      thumbnailSize: '200X100',
+    });
     const cid = collection.id;
     await withTx(db.pool, (tx) =>
-      service.recordChange(tx, upsert({ collectionId: cid, dockey: 'a', docId: 1, version: 1, image: `${images.url}/b.jpg` })),
+      service.recordChange(
+        tx,
+        upsert({
+          collectionId: cid,
+          dockey: 'a',
+          docId: 1,
+          version: 1,
+          image: `${images.url}/b.jpg`,
+        }),
+      ),
     );
     await service.drain();
     const f = (await fields(1, cid))!;
-    expect(Object.keys(f).sort()).toEqual(['archive_image_size_list', 'archive_thumbnail', 'archive_thumbnail_200X100']);
+    expect(Object.keys(f).sort()).toEqual([
+      'archive_image_size_list',
+      'archive_thumbnail',
+      'archive_thumbnail_200X100',
+    ]);
     const res = await request(app).get(pathOf(f.archive_thumbnail_200X100!)).buffer(true);
     const meta = await sharp(res.body as Buffer).metadata();
     expect([meta.width, meta.height]).toEqual([33, 100]);
@@ -143,7 +174,10 @@ describe('the thumbnail of a document', () => {
     ] as const;
     await withTx(db.pool, async (tx) => {
       for (const [i, [path]] of cases.entries()) {
-        await service.recordChange(tx, upsert({ dockey: `d${i}`, docId: 10 + i, version: 1, image: `${images.url}${path}` }));
+        await service.recordChange(
+          tx,
+          upsert({ dockey: `d${i}`, docId: 10 + i, version: 1, image: `${images.url}${path}` }),
+        );
       }
     });
     await service.drain();
@@ -160,7 +194,9 @@ describe('the thumbnail of a document', () => {
 
 describe('changes of the image', () => {
   async function add(version: number, image?: string) {
-    await withTx(db.pool, (tx) => service.recordChange(tx, upsert({ dockey: 'a', docId: 1, version, image })));
+    await withTx(db.pool, (tx) =>
+      service.recordChange(tx, upsert({ dockey: 'a', docId: 1, version, image })),
+    );
   }
 
   test('When the image is updated, the thumbnail is replaced and the old URL goes away', async () => {
@@ -200,7 +236,9 @@ describe('changes of the image', () => {
     await add(3, `${images.url}/a.jpg`);
     await service.drain();
     expect(await fields(1)).toBeDefined();
-    await withTx(db.pool, (tx) => service.recordChange(tx, remove({ dockey: 'a', docId: 1, version: 3 })));
+    await withTx(db.pool, (tx) =>
+      service.recordChange(tx, remove({ dockey: 'a', docId: 1, version: 3 })),
+    );
     expect(await fields(1)).toBeUndefined();
   });
 
@@ -220,7 +258,10 @@ describe('changes of the image', () => {
     await add(1, `${images.url}/a.jpg`);
     await service.drain();
     await withTx(db.pool, async (tx) => {
-      await service.recordChange(tx, upsert({ dockey: 'b', docId: 2, version: 1, image: `${images.url}/b.jpg` }));
+      await service.recordChange(
+        tx,
+        upsert({ dockey: 'b', docId: 2, version: 1, image: `${images.url}/b.jpg` }),
+      );
       await service.dropCollection!(tx, 'abcd1234');
     });
     expect(await fields(1)).toBeUndefined();
@@ -232,7 +273,10 @@ describe('failing originals', () => {
   test('When the image server fails twice, the job is retried with backoff and then succeeds', async () => {
     images.failures.set('/a.jpg', 2);
     await withTx(db.pool, (tx) =>
-      service.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1, image: `${images.url}/a.jpg` })),
+      service.recordChange(
+        tx,
+        upsert({ dockey: 'a', docId: 1, version: 1, image: `${images.url}/a.jpg` }),
+      ),
     );
     service.start();
     await waitFor(async () => (await fields(1)) !== undefined, 5000, 20);
@@ -241,7 +285,10 @@ describe('failing originals', () => {
 
   test('When the original is not an image, it is given up at once and the document has no thumbnail', async () => {
     await withTx(db.pool, (tx) =>
-      service.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1, image: `${images.url}/not-image.txt` })),
+      service.recordChange(
+        tx,
+        upsert({ dockey: 'a', docId: 1, version: 1, image: `${images.url}/not-image.txt` }),
+      ),
     );
     await service.drain();
     expect(await jobs()).toMatchObject([{ attempts: 1, outcome: 'failed', done: true }]);
@@ -249,7 +296,10 @@ describe('failing originals', () => {
     expect(await fields(1)).toBeUndefined();
     // a later change with the same (broken) image does not fetch it again right away
     await withTx(db.pool, (tx) =>
-      service.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 2, image: `${images.url}/not-image.txt` })),
+      service.recordChange(
+        tx,
+        upsert({ dockey: 'a', docId: 1, version: 2, image: `${images.url}/not-image.txt` }),
+      ),
     );
     expect(await jobs()).toHaveLength(1);
   });
@@ -257,7 +307,10 @@ describe('failing originals', () => {
   test('When the original is too big, it is refused without retries', async () => {
     const small = makeService({ maxBytes: 1024 * 1024 });
     await withTx(db.pool, (tx) =>
-      small.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1, image: `${images.url}/big-chunked.jpg` })),
+      small.recordChange(
+        tx,
+        upsert({ dockey: 'a', docId: 1, version: 1, image: `${images.url}/big-chunked.jpg` }),
+      ),
     );
     await small.drain();
     expect(await jobs()).toMatchObject([{ attempts: 1, outcome: 'failed' }]);
@@ -267,7 +320,10 @@ describe('failing originals', () => {
   test('When the image server is too slow, every attempt times out and the job is given up after 3', async () => {
     const impatient = makeService({ fetchTimeoutMs: 150 });
     await withTx(db.pool, (tx) =>
-      impatient.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1, image: `${images.url}/slow.jpg?ms=1000` })),
+      impatient.recordChange(
+        tx,
+        upsert({ dockey: 'a', docId: 1, version: 1, image: `${images.url}/slow.jpg?ms=1000` }),
+      ),
     );
     await impatient.drain();
     expect(await jobs()).toMatchObject([{ attempts: 3, outcome: 'failed' }]);
@@ -277,7 +333,10 @@ describe('failing originals', () => {
   test('When private networks are not allowed, a loopback original or a redirect to one is refused', async () => {
     const strict = makeService({ allowPrivateNetworks: false });
     await withTx(db.pool, (tx) =>
-      strict.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1, image: `${images.url}/a.jpg` })),
+      strict.recordChange(
+        tx,
+        upsert({ dockey: 'a', docId: 1, version: 1, image: `${images.url}/a.jpg` }),
+      ),
     );
     await strict.drain();
     expect(await jobs()).toMatchObject([{ attempts: 1, outcome: 'failed' }]);
@@ -290,7 +349,10 @@ describe('failing originals', () => {
     });
     const target = encodeURIComponent(`http://127.0.0.2:${images.port}/a.jpg`);
     await withTx(db.pool, (tx) =>
-      redirectCheck.recordChange(tx, upsert({ dockey: 'b', docId: 2, version: 1, image: `${images.url}/to?u=${target}` })),
+      redirectCheck.recordChange(
+        tx,
+        upsert({ dockey: 'b', docId: 2, version: 1, image: `${images.url}/to?u=${target}` }),
+      ),
     );
     await redirectCheck.drain();
     const last = (await jobs()).at(-1);

@@ -93,7 +93,8 @@ function integerField(
 ): number | undefined {
   const v = fields[name];
   if (v === undefined || v === null || v === '') return undefined;
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : NaN;
+  const n =
+    typeof v === 'number' ? v : typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : NaN;
   if (!Number.isSafeInteger(n) || n < 0 || n > max) {
     throw new AdminError(400, `${name} must be an integer from 0 to ${max}`);
   }
@@ -150,7 +151,10 @@ export function adminRouter(deps: AdminDeps): Router {
 
   router.post('/collections', async (req, res) => {
     const limits = limitsOf(bodyFields(req));
-    const { collection, apikey } = await createCollection(deps.pool, { ...deps.defaults, ...limits });
+    const { collection, apikey } = await createCollection(deps.pool, {
+      ...deps.defaults,
+      ...limits,
+    });
     deps.logger.info({ collectionId: collection.id }, 'collection created');
     const { collection_id, ...rest } = collectionJson(collection);
     res.status(201).json({ collection_id, apikey, ...rest });
@@ -158,7 +162,9 @@ export function adminRouter(deps: AdminDeps): Router {
 
   router.get('/collections', async (req, res) => {
     const limitText = typeof req.query.limit === 'string' ? req.query.limit : '100';
-    const limit = /^[0-9]{1,4}$/.test(limitText) ? Math.min(Math.max(Number(limitText), 1), 1000) : 100;
+    const limit = /^[0-9]{1,4}$/.test(limitText)
+      ? Math.min(Math.max(Number(limitText), 1), 1000)
+      : 100;
     const after = typeof req.query.after === 'string' ? req.query.after : undefined;
     const list = await listCollections(deps.pool, { limit, after });
     res.json({

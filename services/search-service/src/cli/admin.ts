@@ -136,7 +136,8 @@ export async function runAdminCli(
       body: body ? JSON.stringify(body) : undefined,
     });
     const text = await res.text();
-    if (res.status === 204) io.out(JSON.stringify({ deleted: decodeURIComponent(url.split('/').pop()!) }));
+    if (res.status === 204)
+      io.out(JSON.stringify({ deleted: decodeURIComponent(url.split('/').pop()!) }));
     else if (text) io.out(text);
     if (!res.ok) {
       io.err(`admin API answered ${res.status}`);

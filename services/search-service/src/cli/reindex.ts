@@ -54,7 +54,10 @@ export async function* loadDocumentsForReindex(
       const parsed = parseDoc(row.doc, 'update');
       if (!parsed.ok) {
         unreadable++;
-        opts.logger?.warn({ collectionId, docId: row.id, error: parsed.error.text }, 'stored doc not indexable; skipped');
+        opts.logger?.warn(
+          { collectionId, docId: row.id, error: parsed.error.text },
+          'stored doc not indexable; skipped',
+        );
         continue;
       }
       changes.push({
@@ -95,10 +98,14 @@ export async function queueReindex(opts: {
     const inIndex = new Map<string, { dockey: string; docId: string; version: string }>();
     for (let offset = 0; ; offset += 1000) {
       const page = await engine.gateway.listDocuments(cid, offset, 1000);
-      for (const d of page.results) inIndex.set(d.id, { dockey: d.dockey, docId: d.doc_id, version: d.version });
+      for (const d of page.results)
+        inIndex.set(d.id, { dockey: d.dockey, docId: d.doc_id, version: d.version });
       if (page.results.length < 1000) break;
     }
-    for await (const batch of loadDocumentsForReindex(pool, cid, { batchSize: opts.batchSize, logger })) {
+    for await (const batch of loadDocumentsForReindex(pool, cid, {
+      batchSize: opts.batchSize,
+      logger,
+    })) {
       await recordOutboxChanges(pool, batch.changes, { force: true });
       stats.queued += batch.changes.length;
       stats.unreadable += batch.unreadable;
@@ -115,7 +122,10 @@ export async function queueReindex(opts: {
     }));
     await recordOutboxChanges(pool, leftovers, { force: true });
     stats.deletes += leftovers.length;
-    logger.info({ collectionId: cid, queued: stats.queued, deletes: leftovers.length }, 'collection queued for reindex');
+    logger.info(
+      { collectionId: cid, queued: stats.queued, deletes: leftovers.length },
+      'collection queued for reindex',
+    );
   }
   return stats;
 }

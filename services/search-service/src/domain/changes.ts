@@ -2,7 +2,11 @@ import type { ParsedDoc } from '@hub/contracts';
 import type { DocumentChange } from '../index/search-index';
 import type { DocumentRef } from '../store/documents';
 
-export function upsertChange(collectionId: string, ref: DocumentRef, doc: ParsedDoc): DocumentChange {
+export function upsertChange(
+  collectionId: string,
+  ref: DocumentRef,
+  doc: ParsedDoc,
+): DocumentChange {
   return {
     op: 'upsert',
     collectionId,

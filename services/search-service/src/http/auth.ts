@@ -17,7 +17,9 @@ function lookupFailure(op: Operation): ContractError {
 
 /** The 503 a route answers when the API call counter cannot be read (step 4). */
 function counterFailure(op: Exclude<Operation, 'status'>): ContractError {
-  return op === 'search' ? SEARCH_ERRORS.search.collectionInfoException : SEARCH_ERRORS[op].userInfoFail;
+  return op === 'search'
+    ? SEARCH_ERRORS.search.collectionInfoException
+    : SEARCH_ERRORS[op].userInfoFail;
 }
 
 /**

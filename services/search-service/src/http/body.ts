@@ -35,7 +35,11 @@ function formCharsetIsUtf8(req: Request): boolean {
   for (const parameter of parameters) {
     const eq = parameter.indexOf('=');
     if (eq < 0 || parameter.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
-    const charset = parameter.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    const charset = parameter
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
     return charset === 'utf-8' || charset === 'utf8';
   }
   return true;

@@ -1,4 +1,4 @@
-import { isLosslessNumber, parse, stringify } from 'lossless-json';
+import { isLosslessNumber, parse } from 'lossless-json';
 import type { ResultDocument, SearchResult } from '../domain/search';
 import type { CollectionStatus } from '../domain/status';
 
@@ -22,8 +22,22 @@ export function resultFields(d: ResultDocument): ResultFields {
 
 // ---------------------------------------------------------------- JSON
 
+/**
+ * The stored doc is compact JSON written by lossless-json (exact numbers): its text is spliced
+ * into the result as it is, with no parse and re-serialisation. A top-level key can only be
+ * preceded by `{` or `,`; inside a string a quote is always escaped, so this test is exact.
+ */
+const HAS_CATEGORIES = /[{,]"categories":/;
+
 function jsonDoc(d: ResultDocument): string {
-  return stringify(Object.fromEntries(resultFields(d))) ?? '{}';
+  const stored = d.doc.slice(1, -1);
+  let out = `{"dockey":${JSON.stringify(d.dockey)}`;
+  if (stored) out += `,${stored}`;
+  if (!HAS_CATEGORIES.test(d.doc)) out += ',"categories":[]';
+  for (const [name, value] of Object.entries(d.archive)) {
+    out += `,${JSON.stringify(name)}:${JSON.stringify(value)}`;
+  }
+  return `${out}}`;
 }
 
 /** {"querytime":…,"start":…,"numfound":…,"docs":[…]} */
@@ -42,6 +56,7 @@ export function statusJson(s: CollectionStatus): string {
 
 /** Characters XML 1.0 does not allow anywhere (C0 controls but tab/LF/CR, U+FFFE, U+FFFF, lone surrogates). */
 const XML_ILLEGAL =
+  // eslint-disable-next-line no-control-regex -- matching the control characters is the point
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Text content / attribute value: illegal characters removed, markup characters escaped. */
@@ -84,7 +99,12 @@ const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
  */
 export function searchXml(r: SearchResult): string {
   const docs = r.docs
-    .map((d) => `<doc>${resultFields(d).map(([n, v]) => xmlField(n, v)).join('')}</doc>`)
+    .map(
+      (d) =>
+        `<doc>${resultFields(d)
+          .map(([n, v]) => xmlField(n, v))
+          .join('')}</doc>`,
+    )
     .join('');
   return (
     `${XML_DECLARATION}<result><querytime>${r.querytime}</querytime><start>${r.start}</start>` +

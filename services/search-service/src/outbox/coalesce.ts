@@ -62,7 +62,10 @@ export interface BatchPlan {
  * even that when Meilisearch already holds that version or a newer one (a forced reindex row is
  * sent again at an equal version, never at an older one).
  */
-export function planBatch(rows: OutboxRow[], applied: ReadonlyMap<string, AppliedVersion>): BatchPlan {
+export function planBatch(
+  rows: OutboxRow[],
+  applied: ReadonlyMap<string, AppliedVersion>,
+): BatchPlan {
   const byId = new Map<string, OutboxRow[]>();
   for (const row of rows) {
     if (row.op === 'drop') throw new Error('a drop row is planned on its own');
@@ -78,7 +81,9 @@ export function planBatch(rows: OutboxRow[], applied: ReadonlyMap<string, Applie
       // equal versions: prefer a forced row, then the later row
       if (c > 0 || (c === 0 && (row.force || !winner.force))) winner = row;
     }
-    const forced = list.some((r) => r.force && compareVersions(rowVersion(r), rowVersion(winner)) === 0);
+    const forced = list.some(
+      (r) => r.force && compareVersions(rowVersion(r), rowVersion(winner)) === 0,
+    );
     const current = applied.get(meiliId);
     if (current) {
       const c = compareVersions(current, rowVersion(winner));
@@ -87,14 +92,20 @@ export function planBatch(rows: OutboxRow[], applied: ReadonlyMap<string, Applie
         continue;
       }
     }
-    if (winner.op === 'upsert' && winner.payload === null) throw new Error(`outbox row ${winner.id} has no payload`);
+    if (winner.op === 'upsert' && winner.payload === null)
+      throw new Error(`outbox row ${winner.id} has no payload`);
     (winner.op === 'upsert' ? plan.upserts : plan.deletes).push({ meiliId, winner, rows: list });
   }
   return plan;
 }
 
 /** Exponential backoff with ±20 % jitter: base · 2^(attempt-1), capped. */
-export function backoffMs(attempt: number, baseMs: number, maxMs: number, random = Math.random): number {
+export function backoffMs(
+  attempt: number,
+  baseMs: number,
+  maxMs: number,
+  random = Math.random,
+): number {
   const exp = Math.min(maxMs, baseMs * 2 ** Math.max(0, Math.min(attempt - 1, 30)));
   return Math.round(exp * (0.8 + 0.4 * random()));
 }

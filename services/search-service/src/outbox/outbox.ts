@@ -13,15 +13,18 @@ export const OUTBOX_CHANNEL = 'search_outbox';
 export async function recordOutboxChange(
   tx: pg.PoolClient,
   change: DocumentChange,
-  opts: { force?: boolean } = {},
+  opts: { force?: boolean; notify?: boolean } = {},
 ): Promise<void> {
   const payload = change.op === 'upsert' ? JSON.stringify(toMeiliDocument(change)) : null;
+  // notify: false leaves the wake-up to the relay's poll (NOTIFY serialises the commits that
+  // send one; see docs/meilisearch-and-thumbnails.md)
+  const notify = opts.notify ?? true;
   await tx.query(
     `WITH row AS (
        INSERT INTO search_outbox (op, collection_id, meili_id, dockey, doc_id, version, payload, force)
        VALUES ($1, $2, $3, $4, $5::bigint, $6::bigint, $7::jsonb, $8)
        RETURNING id)
-     SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM row`,
+     SELECT ${notify ? `pg_notify('${OUTBOX_CHANNEL}', '')` : 'id'} FROM row`,
     [
       change.op,
       change.collectionId,

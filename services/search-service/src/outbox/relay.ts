@@ -2,7 +2,13 @@ import type pg from 'pg';
 import type { Logger, Metrics } from '@hub/service-kit';
 import type { MeiliDocument } from '../index/meilisearch/mapping';
 import { IndexWriteError, type IndexSink } from '../index/meilisearch/gateway';
-import { backoffMs, planBatch, type AppliedVersion, type OutboxRow, type PlannedChange } from './coalesce';
+import {
+  backoffMs,
+  planBatch,
+  type AppliedVersion,
+  type OutboxRow,
+  type PlannedChange,
+} from './coalesce';
 import { createWakeup, listenChannel, type ChannelListener } from './notify';
 import { OUTBOX_CHANNEL } from './outbox';
 
@@ -119,7 +125,9 @@ function relayMetrics(metrics: Metrics | undefined, pool: pg.Pool) {
       help: 'Search outbox rows not yet applied to the index',
       registers: [registry],
       async collect() {
-        const r = await pool.query<{ n: string }>(`SELECT count(*)::text AS n FROM search_outbox WHERE done_at IS NULL`);
+        const r = await pool.query<{ n: string }>(
+          `SELECT count(*)::text AS n FROM search_outbox WHERE done_at IS NULL`,
+        );
         this.set(Number(r.rows[0]!.n));
       },
     });
@@ -190,7 +198,12 @@ export function createOutboxRelay(opts: RelayOptions): OutboxRelay {
     }
   }
 
-  async function markFailed(client: pg.PoolClient, rows: OutboxRow[], err: unknown, isolate: boolean): Promise<void> {
+  async function markFailed(
+    client: pg.PoolClient,
+    rows: OutboxRow[],
+    err: unknown,
+    isolate: boolean,
+  ): Promise<void> {
     const kind = err instanceof IndexWriteError ? err.kind : 'transient';
     metrics?.failures.inc({ kind });
     const ids: string[] = [];
@@ -211,7 +224,12 @@ export function createOutboxRelay(opts: RelayOptions): OutboxRelay {
     );
     const level = rows.some((r) => r.attempts >= 3) ? 'error' : 'warn';
     logger[level](
-      { err: errorText(err), kind, rows: rows.length, attempts: Math.max(...rows.map((r) => r.attempts + 1)) },
+      {
+        err: errorText(err),
+        kind,
+        rows: rows.length,
+        attempts: Math.max(...rows.map((r) => r.attempts + 1)),
+      },
       'search index write failed; will retry',
     );
   }
@@ -241,7 +259,11 @@ export function createOutboxRelay(opts: RelayOptions): OutboxRelay {
    * task, each change that Meilisearch rejected before in a task of its own (so one bad
    * document fails alone), all enqueued at once; then settles each task's rows.
    */
-  async function sendPlan(client: pg.PoolClient, upserts: PlannedChange[], deletes: PlannedChange[]) {
+  async function sendPlan(
+    client: pg.PoolClient,
+    upserts: PlannedChange[],
+    deletes: PlannedChange[],
+  ) {
     const isolated = (c: PlannedChange) => c.rows.some((r) => r.isolate);
     const groups: Array<{ changes: PlannedChange[]; send: () => Promise<void> }> = [];
     const addGroup = (changes: PlannedChange[], op: 'upsert' | 'delete') => {
@@ -294,7 +316,9 @@ export function createOutboxRelay(opts: RelayOptions): OutboxRelay {
       await markFailed(client, [row], err, false);
       return { selected: 1, done: 0, failed: 1, skipped: 0 };
     }
-    await client.query(`DELETE FROM search_applied_versions WHERE collection_id = $1`, [row.collectionId]);
+    await client.query(`DELETE FROM search_applied_versions WHERE collection_id = $1`, [
+      row.collectionId,
+    ]);
     await markDone(client, [row.id]);
     return { selected: 1, done: 1, failed: 0, skipped: 0 };
   }
@@ -327,7 +351,8 @@ export function createOutboxRelay(opts: RelayOptions): OutboxRelay {
         [ids, ADVISORY_CLASS],
       )
     ).rows.map((r) => r.m);
-    if (locked.length === 0) return { selected: selected.length, done: 0, failed: 0, skipped: batch.length };
+    if (locked.length === 0)
+      return { selected: selected.length, done: 0, failed: 0, skipped: batch.length };
 
     // every pending row of the locked documents (also ones waiting for a retry): the newest
     // wins. A document is only sent when all its pending rows are ours: a row that another
@@ -356,7 +381,12 @@ export function createOutboxRelay(opts: RelayOptions): OutboxRelay {
     if (rows.length === 0) return { selected: selected.length, done: 0, failed: 0, skipped };
 
     const applied = new Map<string, AppliedVersion>();
-    const appliedRows = await client.query<{ meili_id: string; doc_id: string; version: string; deleted: boolean }>(
+    const appliedRows = await client.query<{
+      meili_id: string;
+      doc_id: string;
+      version: string;
+      deleted: boolean;
+    }>(
       `SELECT meili_id, doc_id::text, version::text, deleted
          FROM search_applied_versions WHERE meili_id = ANY($1::text[])`,
       [locked],
@@ -371,7 +401,12 @@ export function createOutboxRelay(opts: RelayOptions): OutboxRelay {
       plan.stale.map((r) => r.id),
     );
     const sent = await sendPlan(client, plan.upserts, plan.deletes);
-    return { selected: selected.length, done: plan.stale.length + sent.done, failed: sent.failed, skipped };
+    return {
+      selected: selected.length,
+      done: plan.stale.length + sent.done,
+      failed: sent.failed,
+      skipped,
+    };
   }
 
   async function runOnce(o: { ignoreBackoff?: boolean } = {}): Promise<BatchResult> {
@@ -454,7 +489,8 @@ export function createOutboxRelay(opts: RelayOptions): OutboxRelay {
     start() {
       if (running) return;
       running = true;
-      if (opts.listen ?? true) listener = listenChannel(pool, OUTBOX_CHANNEL, () => wakeup.wake(), logger);
+      if (opts.listen ?? true)
+        listener = listenChannel(pool, OUTBOX_CHANNEL, () => wakeup.wake(), logger);
       loop = run();
     },
     async stop() {

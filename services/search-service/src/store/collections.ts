@@ -92,7 +92,13 @@ export async function createCollection(
     const { rows } = await db.query<Row>(
       `INSERT INTO collections (id, apikey_hash, max_documents, max_api_calls, thumbnail_size)
        VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING RETURNING ${COLUMNS}`,
-      [newCollectionId(), hashApiKey(apikey), limits.maxDocuments, limits.maxApiCalls, limits.thumbnailSize],
+      [
+        newCollectionId(),
+        hashApiKey(apikey),
+        limits.maxDocuments,
+        limits.maxApiCalls,
+        limits.thumbnailSize,
+      ],
     );
     if (rows[0]) return { collection: fromRow(rows[0]), apikey };
     if (attempt > 10) throw new Error('could not find a free collection id');
@@ -187,7 +193,9 @@ export async function lockCollection(
     text: 'SELECT document_count, max_documents FROM collections WHERE id = $1 FOR NO KEY UPDATE',
     values: [id],
   });
-  return rows[0] ? { documentCount: rows[0].document_count, maxDocuments: rows[0].max_documents } : null;
+  return rows[0]
+    ? { documentCount: rows[0].document_count, maxDocuments: rows[0].max_documents }
+    : null;
 }
 
 /** Changes document_count by delta (the caller holds or takes the row lock). */

@@ -95,9 +95,11 @@ function checkUrl(raw: string, allowed: (address: string) => boolean): URL {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ImageFetchError(`scheme ${url.protocol} is not allowed`, true);
   }
-  if (url.username || url.password) throw new ImageFetchError('credentials in the URL are not allowed', true);
+  if (url.username || url.password)
+    throw new ImageFetchError('credentials in the URL are not allowed', true);
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (net.isIP(host) && !allowed(host)) throw new ImageFetchError(`address ${host} is not allowed`, true);
+  if (net.isIP(host) && !allowed(host))
+    throw new ImageFetchError(`address ${host} is not allowed`, true);
   return url;
 }
 
@@ -113,7 +115,12 @@ interface Hop {
   body: Buffer | null;
 }
 
-function requestOnce(url: URL, allowed: (a: string) => boolean, maxBytes: number, signal: AbortSignal): Promise<Hop> {
+function requestOnce(
+  url: URL,
+  allowed: (a: string) => boolean,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<Hop> {
   return new Promise<Hop>((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
     let settled = false;
@@ -124,8 +131,11 @@ function requestOnce(url: URL, allowed: (a: string) => boolean, maxBytes: number
       if (err instanceof ImageFetchError) return reject(err);
       if (signal.aborted) return reject(new ImageFetchError('image fetch timed out', false));
       const code = (err as NodeJS.ErrnoException)?.code ?? '';
-      if (code === 'EADDRNOTALLOWED') return reject(new ImageFetchError((err as Error).message, true));
-      reject(new ImageFetchError(`image fetch failed: ${(err as Error)?.message ?? String(err)}`, false));
+      if (code === 'EADDRNOTALLOWED')
+        return reject(new ImageFetchError((err as Error).message, true));
+      reject(
+        new ImageFetchError(`image fetch failed: ${(err as Error)?.message ?? String(err)}`, false),
+      );
     };
     const req = client.request(
       url,
@@ -134,7 +144,11 @@ function requestOnce(url: URL, allowed: (a: string) => boolean, maxBytes: number
         lookup: guardedLookup(allowed) as unknown as net.LookupFunction,
         agent: false,
         signal,
-        headers: { accept: 'image/*', 'user-agent': 'hub-search-thumbnailer/1.0', 'accept-encoding': 'identity' },
+        headers: {
+          accept: 'image/*',
+          'user-agent': 'hub-search-thumbnailer/1.0',
+          'accept-encoding': 'identity',
+        },
       },
       (res) => {
         const remote = res.socket.remoteAddress ?? '';
@@ -146,19 +160,27 @@ function requestOnce(url: URL, allowed: (a: string) => boolean, maxBytes: number
         if (REDIRECTS.has(status) || status !== 200) {
           res.resume();
           settled = true;
-          resolve({ status, location: (res.headers.location as string | undefined) ?? null, contentType, body: null });
+          resolve({
+            status,
+            location: (res.headers.location as string | undefined) ?? null,
+            contentType,
+            body: null,
+          });
           req.destroy();
           return;
         }
         const declared = Number(res.headers['content-length'] ?? NaN);
         if (Number.isFinite(declared) && declared > maxBytes) {
-          return fail(new ImageFetchError(`image is ${declared} bytes, more than ${maxBytes}`, true));
+          return fail(
+            new ImageFetchError(`image is ${declared} bytes, more than ${maxBytes}`, true),
+          );
         }
         const chunks: Buffer[] = [];
         let total = 0;
         res.on('data', (chunk: Buffer) => {
           total += chunk.length;
-          if (total > maxBytes) return fail(new ImageFetchError(`image is more than ${maxBytes} bytes`, true));
+          if (total > maxBytes)
+            return fail(new ImageFetchError(`image is more than ${maxBytes} bytes`, true));
           chunks.push(chunk);
         });
         res.on('end', () => {
@@ -187,8 +209,10 @@ export async function fetchImage(rawUrl: string, limits: FetchLimits = {}): Prom
     for (let redirects = 0; ; redirects++) {
       const hop = await requestOnce(url, allowed, maxBytes, controller.signal);
       if (REDIRECTS.has(hop.status)) {
-        if (!hop.location) throw new ImageFetchError(`redirect ${hop.status} without Location`, true);
-        if (redirects >= maxRedirects) throw new ImageFetchError(`more than ${maxRedirects} redirects`, true);
+        if (!hop.location)
+          throw new ImageFetchError(`redirect ${hop.status} without Location`, true);
+        if (redirects >= maxRedirects)
+          throw new ImageFetchError(`more than ${maxRedirects} redirects`, true);
         url = checkUrl(new URL(hop.location, url).toString(), allowed);
         continue;
       }

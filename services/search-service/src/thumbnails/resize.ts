@@ -43,17 +43,25 @@ export interface Thumbnail {
  * EXIF orientation applied, metadata stripped: PNG when the original has transparency, JPEG
  * otherwise. maxPixels bounds the decoded size (decompression bombs).
  */
-export async function makeThumbnail(input: Buffer, box: ThumbnailBox, maxPixels = 50_000_000): Promise<Thumbnail> {
+export async function makeThumbnail(
+  input: Buffer,
+  box: ThumbnailBox,
+  maxPixels = 50_000_000,
+): Promise<Thumbnail> {
   let meta: sharp.Metadata;
   try {
     meta = await sharp(input, { limitInputPixels: maxPixels }).metadata();
   } catch (err) {
     throw new ImageFetchError(`not an image: ${(err as Error).message}`, true);
   }
-  if (!ALLOWED_FORMATS.has(meta.format)) throw new ImageFetchError(`image format ${meta.format} is not accepted`, true);
+  if (!ALLOWED_FORMATS.has(meta.format))
+    throw new ImageFetchError(`image format ${meta.format} is not accepted`, true);
   if (!meta.width || !meta.height) throw new ImageFetchError('image without dimensions', true);
   if (meta.width * meta.height > maxPixels) {
-    throw new ImageFetchError(`image is ${meta.width}x${meta.height}, more than ${maxPixels} pixels`, true);
+    throw new ImageFetchError(
+      `image is ${meta.width}x${meta.height}, more than ${maxPixels} pixels`,
+      true,
+    );
   }
   const pipeline = sharp(input, { limitInputPixels: maxPixels, failOn: 'error' })
     .autoOrient()
@@ -61,7 +69,9 @@ export async function makeThumbnail(input: Buffer, box: ThumbnailBox, maxPixels 
   const alpha = meta.hasAlpha === true;
   let out: { data: Buffer; info: sharp.OutputInfo };
   try {
-    out = await (alpha ? pipeline.png({ compressionLevel: 9 }) : pipeline.jpeg({ quality: 82, mozjpeg: true })).toBuffer({
+    out = await (
+      alpha ? pipeline.png({ compressionLevel: 9 }) : pipeline.jpeg({ quality: 82, mozjpeg: true })
+    ).toBuffer({
       resolveWithObject: true,
     });
   } catch (err) {

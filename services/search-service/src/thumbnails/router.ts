@@ -25,35 +25,44 @@ function matches(header: string | undefined, etag: string): boolean {
  */
 export function thumbnailRouter(opts: { pool: pg.Pool }): Router {
   const router = Router();
-  router.get('/cse_:collectionId/:size/:key', async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      const { collectionId, size, key } = req.params as Record<string, string>;
-      if (
-        !/^[A-Za-z0-9]{1,64}$/.test(collectionId ?? '') ||
-        !/^[0-9]{1,4}X[0-9]{1,4}$/.test(size ?? '') ||
-        !/^[A-Za-z0-9_-]{43}$/.test(key ?? '')
-      ) {
-        return notFound(res);
-      }
-      const etag = `"${key}"`;
-      const conditional = matches(req.get('if-none-match'), etag);
-      const r = await opts.pool.query<{ content_type: string; image: Buffer | null }>(
-        `SELECT content_type, ${conditional ? 'NULL::bytea AS image' : 'image'}
+  router.get(
+    '/cse_:collectionId/:size/:key',
+    async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const { collectionId, size, key } = req.params as Record<string, string>;
+        if (
+          !/^[A-Za-z0-9]{1,64}$/.test(collectionId ?? '') ||
+          !/^[0-9]{1,4}X[0-9]{1,4}$/.test(size ?? '') ||
+          !/^[A-Za-z0-9_-]{43}$/.test(key ?? '')
+        ) {
+          return notFound(res);
+        }
+        const etag = `"${key}"`;
+        const conditional = matches(req.get('if-none-match'), etag);
+        const r = await opts.pool.query<{ content_type: string; image: Buffer | null }>(
+          `SELECT content_type, ${conditional ? 'NULL::bytea AS image' : 'image'}
            FROM thumbnails WHERE collection_id = $1 AND thumbnail_key = $2 AND size = $3 LIMIT 1`,
-        [collectionId, key, size],
-      );
-      const row = r.rows[0];
-      if (!row) return notFound(res);
-      res.set({ ETag: etag, 'Cache-Control': CACHE_CONTROL, 'X-Content-Type-Options': 'nosniff' });
-      if (conditional) {
-        res.status(304).end();
-        return;
+          [collectionId, key, size],
+        );
+        const row = r.rows[0];
+        if (!row) return notFound(res);
+        res.set({
+          ETag: etag,
+          'Cache-Control': CACHE_CONTROL,
+          'X-Content-Type-Options': 'nosniff',
+        });
+        if (conditional) {
+          res.status(304).end();
+          return;
+        }
+        res
+          .status(200)
+          .set({ 'Content-Type': row.content_type, 'Content-Length': String(row.image!.length) });
+        res.end(row.image);
+      } catch (err) {
+        next(err);
       }
-      res.status(200).set({ 'Content-Type': row.content_type, 'Content-Length': String(row.image!.length) });
-      res.end(row.image);
-    } catch (err) {
-      next(err);
-    }
-  });
+    },
+  );
   return router;
 }

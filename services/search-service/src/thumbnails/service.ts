@@ -4,7 +4,13 @@ import type { DocumentChange } from '../index/search-index';
 import { backoffMs } from '../outbox/coalesce';
 import { createWakeup, listenChannel, type ChannelListener } from '../outbox/notify';
 import { fetchImage, ImageFetchError } from './fetch-image';
-import { DEFAULT_THUMBNAIL_SIZE, formatThumbnailSize, makeThumbnail, parseThumbnailBox, type ThumbnailBox } from './resize';
+import {
+  DEFAULT_THUMBNAIL_SIZE,
+  formatThumbnailSize,
+  makeThumbnail,
+  parseThumbnailBox,
+  type ThumbnailBox,
+} from './resize';
 import type { ThumbnailService } from './thumbnail-service';
 
 export const THUMBNAIL_CHANNEL = 'thumbnail_jobs';
@@ -62,7 +68,12 @@ function text(err: unknown): string {
 }
 
 /** `{thumbnail_url}/cse_<collection_id>/<size>/<thumbnail_key>` */
-export function thumbnailLocation(thumbnailUrl: string, collectionId: string, size: string, key: string): string {
+export function thumbnailLocation(
+  thumbnailUrl: string,
+  collectionId: string,
+  size: string,
+  key: string,
+): string {
   return `${thumbnailUrl.replace(/\/+$/, '')}/cse_${collectionId}/${size}/${key}`;
 }
 
@@ -190,9 +201,16 @@ export function createThumbnailService(opts: ThumbnailServiceOptions): Thumbnail
       );
       const box = parseThumbnailBox(r.rows[0]?.thumbnail_size);
       if (box) return box;
-      if (r.rows[0]) logger.warn({ collectionId, size: r.rows[0].thumbnail_size }, 'bad thumbnail_size; using default');
+      if (r.rows[0])
+        logger.warn(
+          { collectionId, size: r.rows[0].thumbnail_size },
+          'bad thumbnail_size; using default',
+        );
     } catch (err) {
-      logger.warn({ collectionId, err: text(err) }, 'collection thumbnail size unavailable; using default');
+      logger.warn(
+        { collectionId, err: text(err) },
+        'collection thumbnail size unavailable; using default',
+      );
     }
     return parseThumbnailBox(DEFAULT_THUMBNAIL_SIZE)!;
   }
@@ -214,14 +232,19 @@ export function createThumbnailService(opts: ThumbnailServiceOptions): Thumbnail
     return r.rows;
   }
 
-  async function store(job: Job, size: string, thumb: Awaited<ReturnType<typeof makeThumbnail>>): Promise<boolean> {
+  async function store(
+    job: Job,
+    size: string,
+    thumb: Awaited<ReturnType<typeof makeThumbnail>>,
+  ): Promise<boolean> {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
       // the row lock orders this with recordChange cancelling the job (the image changed)
-      const still = await client.query(`SELECT 1 FROM thumbnail_jobs WHERE id = $1 AND done_at IS NULL FOR UPDATE`, [
-        job.id,
-      ]);
+      const still = await client.query(
+        `SELECT 1 FROM thumbnail_jobs WHERE id = $1 AND done_at IS NULL FOR UPDATE`,
+        [job.id],
+      );
       if (still.rowCount === 0) {
         await client.query('ROLLBACK');
         return false;
@@ -268,7 +291,12 @@ export function createThumbnailService(opts: ThumbnailServiceOptions): Thumbnail
   async function fail(job: Job, err: unknown): Promise<void> {
     const permanent = err instanceof ImageFetchError && err.permanent;
     const giveUp = permanent || job.attempts >= maxAttempts;
-    const log = { collectionId: job.collection_id, docId: job.doc_id, url: job.image_url, attempts: job.attempts };
+    const log = {
+      collectionId: job.collection_id,
+      docId: job.doc_id,
+      url: job.image_url,
+      attempts: job.attempts,
+    };
     if (giveUp) {
       await pool.query(
         `UPDATE thumbnail_jobs SET done_at = clock_timestamp(), outcome = 'failed', last_error = $2
@@ -276,7 +304,10 @@ export function createThumbnailService(opts: ThumbnailServiceOptions): Thumbnail
         [job.id, text(err)],
       );
       outcomes?.inc({ outcome: 'failed' });
-      logger.warn({ ...log, err: text(err) }, 'thumbnail not made; original given up (document unaffected)');
+      logger.warn(
+        { ...log, err: text(err) },
+        'thumbnail not made; original given up (document unaffected)',
+      );
     } else {
       await pool.query(
         `UPDATE thumbnail_jobs SET next_attempt_at = clock_timestamp() + make_interval(secs => $2::float8 / 1000),
@@ -303,7 +334,9 @@ export function createThumbnailService(opts: ThumbnailServiceOptions): Thumbnail
       const stored = await store(job, formatThumbnailSize(box), thumb);
       outcomes?.inc({ outcome: stored ? 'stored' : 'superseded' });
     } catch (err) {
-      await fail(job, err).catch((e) => logger.error({ err: text(e) }, 'thumbnail job update failed'));
+      await fail(job, err).catch((e) =>
+        logger.error({ err: text(e) }, 'thumbnail job update failed'),
+      );
     }
   }
 

@@ -6,7 +6,10 @@ import type { ChangeListener } from '../index/search-index';
  */
 export interface ThumbnailService extends ChangeListener {
   /** archive_* result fields per documents.id, for the documents of one result page */
-  resultFields(collectionId: string, docIds: string[]): Promise<Map<string, Record<string, string>>>;
+  resultFields(
+    collectionId: string,
+    docIds: string[],
+  ): Promise<Map<string, Record<string, string>>>;
   start?(): void;
   stop?(): Promise<void>;
 }

@@ -36,27 +36,97 @@ export function describeSearchContract(
     function doc(fields: Record<string, string | number | number[] | bigint>): string {
       const parts = Object.entries(fields).map(([k, v]) => {
         const value =
-          typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? `[${v.join(',')}]` : String(v);
+          typeof v === 'string'
+            ? JSON.stringify(v)
+            : Array.isArray(v)
+              ? `[${v.join(',')}]`
+              : String(v);
         return `${JSON.stringify(k)}:${value}`;
       });
       return `{${parts.join(',')}}`;
     }
 
     const DOCS: Array<[string, string]> = [
-      ['ko-1', doc({ icontents_title: '서울에서 맛집을 찾았다', icontents_body: '오늘은 친구와 함께 점심을 먹었다', score_regdate: T0 + 1 * DAY, categories: [1, 2] })],
-      ['ko-2', doc({ icontents_title: '부산 여행기', icontents_body: '서울에서 출발해서 부산의 바다를 보았다', score_regdate: T0 + 2 * DAY, categories: [2] })],
-      ['ko-3', doc({ icontents_title: '제주도 맛집 추천', icontents_body: '바다가 보이는 식당들', score_regdate: T0 + 3 * DAY, categories: [3] })],
-      ['en-1', doc({ icontents_title: 'Quick brown fox', icontents_body: 'The fox jumps over the lazy dog in 2024', score_regdate: T0 + 4 * DAY, categories: [1] })],
-      ['en-2', doc({ icontents_title: 'Lazy afternoon', icontents_body: 'A QUICK nap, no fox today', score_regdate: T0 + 5 * DAY })],
-      ['en-3', doc({ icontents_title: 'Release notes 2024', icontents_body: 'Version 3.2 brings search', score_regdate: T0 + 6 * DAY, categories: [4, 5], score_views: 9223372036854775807n })],
-      ['user-1', doc({ icontents_title: 'custom fields', icontents_body: 'plain body', icontents_tags: 'zebra giraffe', contents_note: 'hidden elephant', score_regdate: T0 + 7 * DAY, contents_url: 'https://example.com/u1' })],
+      [
+        'ko-1',
+        doc({
+          icontents_title: '서울에서 맛집을 찾았다',
+          icontents_body: '오늘은 친구와 함께 점심을 먹었다',
+          score_regdate: T0 + 1 * DAY,
+          categories: [1, 2],
+        }),
+      ],
+      [
+        'ko-2',
+        doc({
+          icontents_title: '부산 여행기',
+          icontents_body: '서울에서 출발해서 부산의 바다를 보았다',
+          score_regdate: T0 + 2 * DAY,
+          categories: [2],
+        }),
+      ],
+      [
+        'ko-3',
+        doc({
+          icontents_title: '제주도 맛집 추천',
+          icontents_body: '바다가 보이는 식당들',
+          score_regdate: T0 + 3 * DAY,
+          categories: [3],
+        }),
+      ],
+      [
+        'en-1',
+        doc({
+          icontents_title: 'Quick brown fox',
+          icontents_body: 'The fox jumps over the lazy dog in 2024',
+          score_regdate: T0 + 4 * DAY,
+          categories: [1],
+        }),
+      ],
+      [
+        'en-2',
+        doc({
+          icontents_title: 'Lazy afternoon',
+          icontents_body: 'A QUICK nap, no fox today',
+          score_regdate: T0 + 5 * DAY,
+        }),
+      ],
+      [
+        'en-3',
+        doc({
+          icontents_title: 'Release notes 2024',
+          icontents_body: 'Version 3.2 brings search',
+          score_regdate: T0 + 6 * DAY,
+          categories: [4, 5],
+          score_views: 9223372036854775807n,
+        }),
+      ],
+      [
+        'user-1',
+        doc({
+          icontents_title: 'custom fields',
+          icontents_body: 'plain body',
+          icontents_tags: 'zebra giraffe',
+          contents_note: 'hidden elephant',
+          score_regdate: T0 + 7 * DAY,
+          contents_url: 'https://example.com/u1',
+        }),
+      ],
     ];
 
-    async function hits(params: Record<string, string | number>): Promise<{ numfound: number; keys: string[]; body: { start: number; querytime: number; docs: Array<Record<string, unknown>> } }> {
+    async function hits(params: Record<string, string | number>): Promise<{
+      numfound: number;
+      keys: string[];
+      body: { start: number; querytime: number; docs: Array<Record<string, unknown>> };
+    }> {
       const res = await api.search(params);
       expect(res.status).toBe(200);
       const body = JSON.parse(res.text);
-      return { numfound: body.numfound, keys: body.docs.map((d: { dockey: string }) => d.dockey), body };
+      return {
+        numfound: body.numfound,
+        keys: body.docs.map((d: { dockey: string }) => d.dockey),
+        body,
+      };
     }
 
     async function addAll(docs: Array<[string, string]>, concurrency = 8): Promise<void> {
@@ -147,8 +217,13 @@ export function describeSearchContract(
       const all = { q: '서울' };
       expect((await hits({ ...all, startdate: T0 + 2 * DAY })).keys).toEqual(['ko-2']);
       expect((await hits({ ...all, enddate: T0 + 1 * DAY })).keys).toEqual(['ko-1']);
-      expect((await hits({ q: '바다', startdate: T0 + 2 * DAY, enddate: T0 + 3 * DAY, sort: 1 })).keys).toEqual(['ko-3', 'ko-2']);
-      expect((await hits({ q: '바다', startdate: T0 + 2 * DAY + 1, enddate: T0 + 3 * DAY - 1 })).numfound).toBe(0);
+      expect(
+        (await hits({ q: '바다', startdate: T0 + 2 * DAY, enddate: T0 + 3 * DAY, sort: 1 })).keys,
+      ).toEqual(['ko-3', 'ko-2']);
+      expect(
+        (await hits({ q: '바다', startdate: T0 + 2 * DAY + 1, enddate: T0 + 3 * DAY - 1 }))
+          .numfound,
+      ).toBe(0);
     });
 
     test('When a result is returned, documents carry their stored fields, dockey and categories; int64 stays exact', async () => {
@@ -168,17 +243,27 @@ export function describeSearchContract(
       const none = (await hits({ q: 'afternoon' })).body.docs[0]!;
       expect(none.categories).toEqual([]);
       const user = (await hits({ q: 'zebra' })).body.docs[0]!;
-      expect(user).toMatchObject({ contents_note: 'hidden elephant', icontents_tags: 'zebra giraffe', contents_url: 'https://example.com/u1' });
+      expect(user).toMatchObject({
+        contents_note: 'hidden elephant',
+        icontents_tags: 'zebra giraffe',
+        contents_url: 'https://example.com/u1',
+      });
     });
 
     test('When the format is xml, the result carries the same data', async () => {
       const res = await api.search({ q: 'release' }, 'xml');
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('application/xml; charset=utf-8');
-      expect(res.text).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?><result><querytime>\d+<\/querytime><start>0<\/start><numfound>1<\/numfound><docs><doc>/);
-      expect(res.text).toContain('<dockey>en-3</dockey><icontents_title>Release notes 2024</icontents_title>');
+      expect(res.text).toMatch(
+        /^<\?xml version="1.0" encoding="UTF-8"\?><result><querytime>\d+<\/querytime><start>0<\/start><numfound>1<\/numfound><docs><doc>/,
+      );
+      expect(res.text).toContain(
+        '<dockey>en-3</dockey><icontents_title>Release notes 2024</icontents_title>',
+      );
       expect(res.text).toContain('<score_views>9223372036854775807</score_views>');
-      expect(res.text).toContain('<categories><category>4</category><category>5</category></categories>');
+      expect(res.text).toContain(
+        '<categories><category>4</category><category>5</category></categories>',
+      );
     });
 
     test('When q has no letters or digits, nothing is found', async () => {
@@ -186,10 +271,16 @@ export function describeSearchContract(
     });
 
     test('When a document is updated, field-updated or deleted, search follows', async () => {
-      await api.add('tmp-1', doc({ icontents_title: 'temporary kiwi', icontents_body: 'x', score_regdate: T0 }));
+      await api.add(
+        'tmp-1',
+        doc({ icontents_title: 'temporary kiwi', icontents_body: 'x', score_regdate: T0 }),
+      );
       await settle();
       expect((await hits({ q: 'kiwi' })).keys).toEqual(['tmp-1']);
-      await api.update('tmp-1', doc({ icontents_title: 'temporary mango', icontents_body: 'x', score_regdate: T0 }));
+      await api.update(
+        'tmp-1',
+        doc({ icontents_title: 'temporary mango', icontents_body: 'x', score_regdate: T0 }),
+      );
       await settle();
       expect((await hits({ q: 'kiwi' })).numfound).toBe(0);
       expect((await hits({ q: 'mango' })).keys).toEqual(['tmp-1']);
@@ -203,11 +294,16 @@ export function describeSearchContract(
 
     test('When another collection has matching documents, they are never found here', async () => {
       const other = await newCollection(app);
-      await client(app, other).add('other-1', doc({ icontents_title: '서울 fox', icontents_body: 'x', score_regdate: T0 }));
+      await client(app, other).add(
+        'other-1',
+        doc({ icontents_title: '서울 fox', icontents_body: 'x', score_regdate: T0 }),
+      );
       await settle();
       expect((await hits({ q: '서울 fox' })).numfound).toBe(0);
       const res = await client(app, other).search({ q: 'fox' });
-      expect(JSON.parse(res.text).docs.map((d: { dockey: string }) => d.dockey)).toEqual(['other-1']);
+      expect(JSON.parse(res.text).docs.map((d: { dockey: string }) => d.dockey)).toEqual([
+        'other-1',
+      ]);
     });
 
     describe('paging over many matches', () => {
@@ -215,7 +311,15 @@ export function describeSearchContract(
       beforeAll(async () => {
         const bulk: Array<[string, string]> = [];
         for (let i = 0; i < N; i++) {
-          bulk.push([`bulk-${String(i).padStart(4, '0')}`, doc({ icontents_title: `bulk item ${i}`, icontents_body: i % 2 ? 'odd 홀수' : 'even 짝수', score_regdate: T0 + 1000 * DAY + i, categories: [100 + (i % 3)] })]);
+          bulk.push([
+            `bulk-${String(i).padStart(4, '0')}`,
+            doc({
+              icontents_title: `bulk item ${i}`,
+              icontents_body: i % 2 ? 'odd 홀수' : 'even 짝수',
+              score_regdate: T0 + 1000 * DAY + i,
+              categories: [100 + (i % 3)],
+            }),
+          ]);
         }
         await addAll(bulk, 8);
         await settle();
@@ -227,7 +331,15 @@ export function describeSearchContract(
         expect((await hits({ q: '짝수' })).numfound).toBe(503);
         expect((await hits({ q: 'bulk', ca: '100' })).numfound).toBe(335);
         expect((await hits({ q: 'bulk', ex_ca: '100,101' })).numfound).toBe(335);
-        expect((await hits({ q: 'bulk', startdate: T0 + 1000 * DAY + 10, enddate: T0 + 1000 * DAY + 19 })).numfound).toBe(10);
+        expect(
+          (
+            await hits({
+              q: 'bulk',
+              startdate: T0 + 1000 * DAY + 10,
+              enddate: T0 + 1000 * DAY + 19,
+            })
+          ).numfound,
+        ).toBe(10);
       });
 
       test('When start and len are given, that slice of the ordered matches is returned', async () => {
@@ -237,7 +349,9 @@ export function describeSearchContract(
         expect(first.keys[99]).toBe('bulk-0905');
         const second = await hits({ q: 'bulk', sort: 1, start: 100, len: 10 });
         expect(second.body.start).toBe(100);
-        expect(second.keys).toEqual(Array.from({ length: 10 }, (_, i) => `bulk-${String(904 - i).padStart(4, '0')}`));
+        expect(second.keys).toEqual(
+          Array.from({ length: 10 }, (_, i) => `bulk-${String(904 - i).padStart(4, '0')}`),
+        );
         const defaults = await hits({ q: 'bulk', sort: 1 });
         expect(defaults.keys).toHaveLength(10);
       });
@@ -245,7 +359,9 @@ export function describeSearchContract(
       test('When start is 990, len is fixed at 10', async () => {
         const page = await hits({ q: 'bulk', sort: 1, start: 990, len: 100 });
         expect(page.body.start).toBe(990);
-        expect(page.keys).toEqual(Array.from({ length: 10 }, (_, i) => `bulk-${String(14 - i).padStart(4, '0')}`));
+        expect(page.keys).toEqual(
+          Array.from({ length: 10 }, (_, i) => `bulk-${String(14 - i).padStart(4, '0')}`),
+        );
       });
 
       test('When start is past the matches, docs is empty and numfound still exact', async () => {
@@ -265,7 +381,10 @@ export function describeSearchContract(
 
     test('When the collection status is read, search_status is "true" and document_count exact', async () => {
       const res = await request(app).get(`/v2/${c.cid}/status/json?apikey=${c.apikey}`);
-      expect(JSON.parse(res.text)).toEqual({ search_status: 'true', document_count: DOCS.length + 1005 });
+      expect(JSON.parse(res.text)).toEqual({
+        search_status: 'true',
+        document_count: DOCS.length + 1005,
+      });
     });
   });
 }

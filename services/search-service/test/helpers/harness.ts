@@ -96,11 +96,9 @@ export function call(
   placement: Placement = 'body',
 ): request.Test {
   const text = form(params);
-  if (placement === 'query') return request(app)[method](text ? `${path}?${text}` : path);
-  return request(app)
-    [method](path)
-    .set('Content-Type', 'application/x-www-form-urlencoded')
-    .send(text);
+  const agent = request(app);
+  if (placement === 'query') return agent[method](text ? `${path}?${text}` : path);
+  return agent[method](path).set('Content-Type', 'application/x-www-form-urlencoded').send(text);
 }
 
 /** The client of one collection: the six operations with their parameters. */
@@ -113,18 +111,31 @@ export function client(app: SearchApp, c: TestCollection, placement: Placement =
     update: (dockey: string, doc: string) =>
       call(app, 'put', `${base}/docs`, withKey({ dockey, doc }), placement),
     updateField: (dockey: string, fieldname: string, fieldvalue: string) =>
-      call(app, 'put', `${base}/docs/fields`, withKey({ dockey, fieldname, fieldvalue }), placement),
+      call(
+        app,
+        'put',
+        `${base}/docs/fields`,
+        withKey({ dockey, fieldname, fieldvalue }),
+        placement,
+      ),
     delete: (dockey: string) => call(app, 'delete', `${base}/docs`, withKey({ dockey }), placement),
-    status: (format = 'json') => call(app, 'get', `${base}/status/${format}`, withKey({}), placement),
+    status: (format = 'json') =>
+      call(app, 'get', `${base}/status/${format}`, withKey({}), placement),
     search: (params: Record<string, string | number | undefined>, format = 'json') =>
-      call(app, 'get', `${base}/search/${format}`, withKey(params), placement === 'body' ? 'query' : placement),
+      call(
+        app,
+        'get',
+        `${base}/search/${format}`,
+        withKey(params),
+        placement === 'body' ? 'query' : placement,
+      ),
   };
 }
 
 /** Names of failing steps → a pool whose queries matching the pattern fail. */
 export function failingPool(pool: pg.Pool, pattern: RegExp): pg.Pool {
   const fails = (q: unknown) => {
-    const text = typeof q === 'string' ? q : (q as { text?: string } | null)?.text ?? '';
+    const text = typeof q === 'string' ? q : ((q as { text?: string } | null)?.text ?? '');
     return pattern.test(text);
   };
   const wrapClient = (c: pg.PoolClient): pg.PoolClient =>

@@ -72,7 +72,10 @@ export interface MeiliGateway extends IndexSink {
     collectionId: string,
     offset: number,
     limit: number,
-  ): Promise<{ total: number; results: Array<Pick<MeiliDocument, 'id' | 'dockey' | 'doc_id' | 'version'>> }>;
+  ): Promise<{
+    total: number;
+    results: Array<Pick<MeiliDocument, 'id' | 'dockey' | 'doc_id' | 'version'>>;
+  }>;
   /** deletes the whole index (tests and `reindex --recreate`) */
   deleteIndex(): Promise<void>;
 }
@@ -87,13 +90,20 @@ export function classifyError(err: unknown): IndexWriteError {
   const m = loadMeilisearch();
   if (err instanceof m.MeilisearchApiError) {
     const status = err.response.status;
-    const transient = status >= 500 || status === 429 || status === 408 || status === 401 || status === 403;
-    return new IndexWriteError(`Meilisearch answered ${status}: ${err.message}`, transient ? 'transient' : 'rejected', {
-      cause: err,
-    });
+    const transient =
+      status >= 500 || status === 429 || status === 408 || status === 401 || status === 403;
+    return new IndexWriteError(
+      `Meilisearch answered ${status}: ${err.message}`,
+      transient ? 'transient' : 'rejected',
+      {
+        cause: err,
+      },
+    );
   }
   // MeilisearchRequestError (network, request timeout), MeilisearchTaskTimeOutError, others
-  return new IndexWriteError(`Meilisearch unreachable: ${describe(err)}`, 'transient', { cause: err });
+  return new IndexWriteError(`Meilisearch unreachable: ${describe(err)}`, 'transient', {
+    cause: err,
+  });
 }
 
 function checkTask(task: MeiliTask, what: string, okCodes: string[] = []): void {
@@ -120,7 +130,11 @@ export function createMeiliGateway(opts: MeiliGatewayOptions): MeiliGateway {
   const index = client.index<MeiliDocument>(opts.indexUid);
   const settings = indexSettings(opts.maxTotalHits ?? 100_000, opts.rankingRules);
 
-  async function write(what: string, run: () => Promise<MeiliTask>, okCodes?: string[]): Promise<void> {
+  async function write(
+    what: string,
+    run: () => Promise<MeiliTask>,
+    okCodes?: string[],
+  ): Promise<void> {
     let task: MeiliTask;
     try {
       task = await run();
@@ -161,26 +175,36 @@ export function createMeiliGateway(opts: MeiliGatewayOptions): MeiliGateway {
 
     async upsert(docs) {
       if (docs.length === 0) return;
-      await write('add or replace documents', () => index.addDocuments(docs, { primaryKey: 'id' }).waitTask());
+      await write('add or replace documents', () =>
+        index.addDocuments(docs, { primaryKey: 'id' }).waitTask(),
+      );
     },
 
     async remove(ids) {
       if (ids.length === 0) return;
       // nothing to delete in an index that does not exist yet
-      await write('delete documents', () => index.deleteDocuments(ids).waitTask(), ['index_not_found']);
+      await write('delete documents', () => index.deleteDocuments(ids).waitTask(), [
+        'index_not_found',
+      ]);
     },
 
     async purgeCollection(collectionId) {
       await write(
         'delete collection documents',
-        () => index.deleteDocuments({ filter: `collection_id = ${filterString(collectionId)}` }).waitTask(),
+        () =>
+          index
+            .deleteDocuments({ filter: `collection_id = ${filterString(collectionId)}` })
+            .waitTask(),
         ['index_not_found'],
       );
     },
 
     async search(request) {
       const response = await index.search(request.q, request.params);
-      return readSearchResponse(request, response as unknown as { hits: Array<Record<string, unknown>>; totalHits?: number });
+      return readSearchResponse(
+        request,
+        response as unknown as { hits: Array<Record<string, unknown>>; totalHits?: number },
+      );
     },
 
     async listDocuments(collectionId, offset, limit) {
@@ -194,7 +218,9 @@ export function createMeiliGateway(opts: MeiliGatewayOptions): MeiliGateway {
     },
 
     async deleteIndex() {
-      await write('delete index', () => client.deleteIndex(opts.indexUid).waitTask(), ['index_not_found']);
+      await write('delete index', () => client.deleteIndex(opts.indexUid).waitTask(), [
+        'index_not_found',
+      ]);
     },
   };
 }

@@ -26,6 +26,12 @@ export interface MeilisearchIndexOptions {
   taskTimeoutMs?: number;
   /** tuning of the outbox relay (batch size, poll interval, backoff, LISTEN) */
   relay?: Omit<RelayOptions, 'pool' | 'sink' | 'logger' | 'metrics'>;
+  /**
+   * NOTIFY the relays in every write transaction (default true: lowest latency). false: the
+   * relays find changes by polling (set relay.pollIntervalMs, e.g. 100) — for write rates where
+   * the commit-time NOTIFY lock matters.
+   */
+  notify?: boolean;
   /** start() also runs the relay (default true; false for an instance that only serves searches) */
   runRelay?: boolean;
 }
@@ -66,7 +72,13 @@ export function createMeilisearchIndex(opts: MeilisearchIndexOptions): Meilisear
     maxTotalHits: opts.maxTotalHits,
     rankingRules: opts.rankingRules,
   });
-  const relay = createOutboxRelay({ ...opts.relay, pool, sink: gateway, logger, metrics: opts.metrics });
+  const relay = createOutboxRelay({
+    ...opts.relay,
+    pool,
+    sink: gateway,
+    logger,
+    metrics: opts.metrics,
+  });
 
   let settingsApplied = false;
   let settingsRun: Promise<void> | null = null;
@@ -79,7 +91,10 @@ export function createMeilisearchIndex(opts: MeilisearchIndexOptions): Meilisear
       .ensureIndex()
       .then((r) => {
         settingsApplied = true;
-        logger.info({ index: gateway.indexUid, created: r.created, updated: r.updated }, 'Meilisearch index ready');
+        logger.info(
+          { index: gateway.indexUid, created: r.created, updated: r.updated },
+          'Meilisearch index ready',
+        );
       })
       .finally(() => {
         settingsRun = null;
@@ -90,7 +105,11 @@ export function createMeilisearchIndex(opts: MeilisearchIndexOptions): Meilisear
   function ensureSettingsInBackground(delayMs = 1000): void {
     ensureSettings().catch((err) => {
       logger.warn({ err: message(err) }, 'Meilisearch settings not applied yet; retrying');
-      if (started) retryTimer = setTimeout(() => ensureSettingsInBackground(Math.min(delayMs * 2, 30_000)), delayMs);
+      if (started)
+        retryTimer = setTimeout(
+          () => ensureSettingsInBackground(Math.min(delayMs * 2, 30_000)),
+          delayMs,
+        );
     });
   }
 
@@ -100,7 +119,7 @@ export function createMeilisearchIndex(opts: MeilisearchIndexOptions): Meilisear
     relay,
 
     async recordChange(tx: pg.PoolClient, change: DocumentChange) {
-      await recordOutboxChange(tx, change);
+      await recordOutboxChange(tx, change, { notify: opts.notify });
     },
 
     async dropCollection(tx: pg.PoolClient, collectionId: string) {

@@ -41,7 +41,8 @@ export const FIELDS_ATTRIBUTE = 'text.fields';
  * keeps ids short and valid, the collection prefix keeps collections apart.
  */
 export function meiliDocumentId(collectionId: string, dockey: string): string {
-  if (!/^[A-Za-z0-9_]+$/.test(collectionId)) throw new Error(`invalid collection id ${collectionId}`);
+  if (!/^[A-Za-z0-9_]+$/.test(collectionId))
+    throw new Error(`invalid collection id ${collectionId}`);
   const hash = createHash('sha256').update(dockey, 'utf8').digest('base64url');
   return `${collectionId}-${hash}`;
 }
@@ -79,10 +80,19 @@ export function toMeiliDocument(change: DocumentChange): MeiliDocument {
  * then documents.id); sort=1 is newest first. attributeRank/wordPosition need Meilisearch
  * ≥ 1.36; for an older server pass rankingRules with "attribute" instead of "attributeRank".
  */
-export const DEFAULT_RANKING_RULES = ['sort', 'words', 'attributeRank', 'score_regdate:desc', 'doc_seq:desc'];
+export const DEFAULT_RANKING_RULES = [
+  'sort',
+  'words',
+  'attributeRank',
+  'score_regdate:desc',
+  'doc_seq:desc',
+];
 
 /** The index settings, applied idempotently at start (see settingsToUpdate). */
-export function indexSettings(maxTotalHits: number, rankingRules: string[] = DEFAULT_RANKING_RULES) {
+export function indexSettings(
+  maxTotalHits: number,
+  rankingRules: string[] = DEFAULT_RANKING_RULES,
+) {
   return {
     // title ranks above body, body above the user's own icontents fields
     searchableAttributes: [TITLE_ATTRIBUTE, BODY_ATTRIBUTE, FIELDS_ATTRIBUTE],
@@ -103,7 +113,9 @@ export type IndexSettings = ReturnType<typeof indexSettings>;
 function sameList(a: unknown, b: readonly string[], ordered: boolean): boolean {
   if (!Array.isArray(a)) return false;
   const names = a.map((x) =>
-    typeof x === 'string' ? x : (x as { attributePatterns?: string[] })?.attributePatterns?.join(','),
+    typeof x === 'string'
+      ? x
+      : (x as { attributePatterns?: string[] })?.attributePatterns?.join(','),
   );
   if (names.length !== b.length) return false;
   if (ordered) return names.every((n, i) => n === b[i]);
@@ -132,10 +144,16 @@ export function settingsToUpdate(
   if (!sameList(current.rankingRules, wanted.rankingRules, true)) {
     update.rankingRules = wanted.rankingRules;
   }
-  if (JSON.stringify(normaliseLocalized(current.localizedAttributes)) !== JSON.stringify(normaliseLocalized(wanted.localizedAttributes))) {
+  if (
+    JSON.stringify(normaliseLocalized(current.localizedAttributes)) !==
+    JSON.stringify(normaliseLocalized(wanted.localizedAttributes))
+  ) {
     update.localizedAttributes = wanted.localizedAttributes;
   }
-  if ((current.typoTolerance as { enabled?: boolean } | undefined)?.enabled !== wanted.typoTolerance.enabled) {
+  if (
+    (current.typoTolerance as { enabled?: boolean } | undefined)?.enabled !==
+    wanted.typoTolerance.enabled
+  ) {
     update.typoTolerance = wanted.typoTolerance;
   }
   if (current.prefixSearch !== wanted.prefixSearch) update.prefixSearch = wanted.prefixSearch;
@@ -180,7 +198,8 @@ function unixTime(text: string): string {
 export function buildFilter(query: SearchQuery): string[] {
   const filter = [`collection_id = ${filterString(query.collectionId)}`];
   if (query.ca && query.ca.length > 0) filter.push(`categories IN ${integerList(query.ca)}`);
-  if (query.exCa && query.exCa.length > 0) filter.push(`NOT categories IN ${integerList(query.exCa)}`);
+  if (query.exCa && query.exCa.length > 0)
+    filter.push(`NOT categories IN ${integerList(query.exCa)}`);
   if (query.startdate !== null) filter.push(`score_regdate >= ${unixTime(query.startdate)}`);
   if (query.enddate !== null) filter.push(`score_regdate <= ${unixTime(query.enddate)}`);
   return filter;
@@ -273,10 +292,12 @@ export function readSearchResponse(
   request: MeiliSearchRequest,
   response: { hits: Array<Record<string, unknown>>; totalHits?: number },
 ): { numfound: number; docIds: string[] } {
-  if (typeof response.totalHits !== 'number') throw new Error('Meilisearch answered without totalHits');
+  if (typeof response.totalHits !== 'number')
+    throw new Error('Meilisearch answered without totalHits');
   const docIds = response.hits.slice(request.skip, request.skip + request.take).map((hit) => {
     const id = hit.doc_id;
-    if (typeof id !== 'string' || !INTEGER_TEXT.test(id)) throw new Error('Meilisearch hit without doc_id');
+    if (typeof id !== 'string' || !INTEGER_TEXT.test(id))
+      throw new Error('Meilisearch hit without doc_id');
     return id;
   });
   return { numfound: response.totalHits, docIds };
