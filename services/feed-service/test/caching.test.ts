@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { TestDatabase } from '@hub/testing';
 import { LISTENER_APPLICATION_NAME } from '../src/cache/invalidation';
@@ -266,6 +268,79 @@ describe('fast path', () => {
     expect(q.status).toBe(200);
     expect(served(fast)).toBe(before + 1);
     expect(q.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  test('When both paths answer, the raw header lines come in the same order with the same names', async () => {
+    const at = Date.UTC(2026, 10, 23, 5, 26, 57);
+    const fast = await makeApp(db, {}, { clock: () => at });
+    const slow = await makeApp(db, {}, { clock: () => at, fastPath: false });
+    await publish(fast, item());
+    const raw = async (app: FeedApp, extra: Record<string, string> = {}) => {
+      const server = http.createServer(app);
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const { port } = server.address() as AddressInfo;
+      const headers = {
+        Accept: ACCEPT_XML,
+        Authorization: `Bearer ${READ_TOKEN}`,
+        'X-Request-Id': 'same',
+        ...extra,
+      };
+      const get = () =>
+        new Promise<{ status: number; raw: string[]; body: string }>((resolve, reject) => {
+          http
+            .get(
+              { port, host: '127.0.0.1', path: '/hub/contents', headers, agent: false },
+              (res) => {
+                let body = '';
+                res.setEncoding('utf8');
+                res.on('data', (c: string) => (body += c));
+                res.on('end', () =>
+                  resolve({ status: res.statusCode!, raw: res.rawHeaders, body }),
+                );
+              },
+            )
+            .on('error', reject);
+        });
+      await get(); // fill the caches
+      const answer = await get();
+      server.close();
+      const i = answer.raw.indexOf('Date');
+      answer.raw.splice(i, 2);
+      return answer;
+    };
+    const f = await raw(fast);
+    const s = await raw(slow);
+    expect(f).toEqual(s);
+    expect(f.raw.filter((_, i) => i % 2 === 0)).toEqual([
+      'X-Request-Id',
+      'Content-Type',
+      'Content-Length',
+      'Vary',
+      'Cache-Control',
+      'ETag',
+      'Last-Modified',
+      'Connection',
+    ]);
+    const etag = f.raw[f.raw.indexOf('ETag') + 1]!;
+    expect(await raw(fast, { 'If-None-Match': etag })).toEqual(
+      await raw(slow, { 'If-None-Match': etag }),
+    );
+  });
+
+  test('When the fast path serves requests, they are counted in http_requests_total', async () => {
+    const app = await makeApp(db);
+    await getFeed(app, '/hub/contents');
+    await getFeed(app, '/hub/contents');
+    await getFeed(app, '/hub/contents');
+    expect(served(app)).toBe(2);
+    app.fastPathStats.flushMetrics();
+    const metrics = await request(app).get('/metrics');
+    const line = metrics.text
+      .split('\n')
+      .find((l) =>
+        l.startsWith('http_requests_total{method="GET",route="/hub/contents",status="200"'),
+      );
+    expect(line).toMatch(/ 3$/);
   });
 
   test('When the token was never verified, the cache is empty or the request is not a plain success, Express answers instead', async () => {

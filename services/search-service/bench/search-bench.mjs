@@ -246,9 +246,10 @@ async function main() {
       `${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${Math.round(os.totalmem() / 2 ** 30)} GB RAM; Node ${process.version}`,
   );
   await kit.runMigrations({ databaseUrl, dir: path.join(here, '..', 'migrations'), table: 'search_migrations' });
-  const servicePool = kit.createPool(databaseUrl, 20);
   const token = crypto.randomBytes(16).toString('hex');
-  const config = loadConfig({ DATABASE_URL: databaseUrl, SEARCH_ADMIN_TOKEN: token, LOG_LEVEL: 'silent' });
+  // the service's own settings (SEARCH_DB_POOL_SIZE, ...) may be given in the environment
+  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, SEARCH_ADMIN_TOKEN: token, LOG_LEVEL: 'silent' });
+  const servicePool = kit.createPool(databaseUrl, config.databasePoolSize);
   const app = createApp({ config, pool: servicePool, index: createPostgresIndex(servicePool) });
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;

@@ -24,6 +24,8 @@ export interface SearchDeps {
   thumbnails?: ThumbnailService;
   logger?: Logger;
   metrics?: Metrics;
+  /** more routes mounted before the 404 handler, e.g. the thumbnail images at THUMBNAIL_URL's path */
+  mounts?: Array<{ path: string; handler: express.RequestHandler }>;
 }
 
 /** What an app instance holds besides its routes (tests and main.ts reach them here). */
@@ -96,6 +98,7 @@ export function createApp(deps: SearchDeps): SearchApp {
   );
   app.use(mountPath(config.baseUrl) || '/', indexRoutes(routeDeps));
   app.use(mountPath(config.searchUrl) || '/', searchRoutes(routeDeps));
+  for (const { path, handler } of deps.mounts ?? []) app.use(path, handler);
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
 

@@ -17,43 +17,48 @@ const PATHS = new Map<string, { feed: FeedKey; route: string }>([
   ...FEED_CATEGORY_CODES.map((c) => [feedPath(c), { feed: c, route: ROUTES.category }] as const),
 ]);
 
-type Counter = { inc(): void };
-type Observer = { observe(v: number): void };
-
-/** Counts, per interval, what the fast path served; metrics are updated per request (pre-bound label sets). */
+/**
+ * What the fast path served, counted in plain integers (no per-request logging or metric
+ * label hashing): added to http_requests_total every second, logged as one summary line
+ * every FAST_PATH_LOG_INTERVAL_MS. Fast-path requests are not in the latency histogram.
+ */
 export class FastPathStats {
   served = 0;
+  private pending = new Map<string, number>();
   private window: Record<string, number> = {};
-  private readonly counters = new Map<string, { requests: Counter; duration: Observer }>();
-  private readonly timer: NodeJS.Timeout;
+  private readonly timers: NodeJS.Timeout[];
 
   constructor(
     private readonly logger: Logger,
     private readonly metrics: Metrics | undefined,
   ) {
-    this.timer = setInterval(() => this.flush(), FAST_PATH_LOG_INTERVAL_MS);
-    this.timer.unref();
+    this.timers = [
+      setInterval(() => this.flushMetrics(), 1000),
+      setInterval(() => this.flushLog(), FAST_PATH_LOG_INTERVAL_MS),
+    ];
+    for (const t of this.timers) t.unref();
   }
 
-  record(method: string, route: string, status: number, seconds: number): void {
+  record(method: string, route: string, status: number): void {
     this.served++;
     const k = `${method} ${route} ${status}`;
-    this.window[k] = (this.window[k] ?? 0) + 1;
-    if (!this.metrics) return;
-    let c = this.counters.get(k);
-    if (!c) {
-      const labels = { method, route, status: String(status) };
-      c = {
-        requests: this.metrics.httpRequests.labels(labels),
-        duration: this.metrics.httpDuration.labels(labels),
-      };
-      this.counters.set(k, c);
-    }
-    c.requests.inc();
-    c.duration.observe(seconds);
+    this.pending.set(k, (this.pending.get(k) ?? 0) + 1);
   }
 
-  flush(): void {
+  /** Moves the counts into the Prometheus counter and the log window. */
+  flushMetrics(): void {
+    if (this.pending.size === 0) return;
+    const counts = this.pending;
+    this.pending = new Map();
+    for (const [k, n] of counts) {
+      const [method, route, status] = k.split(' ') as [string, string, string];
+      this.metrics?.httpRequests.inc({ method, route, status }, n);
+      this.window[k] = (this.window[k] ?? 0) + n;
+    }
+  }
+
+  flushLog(): void {
+    this.flushMetrics();
     const counts = this.window;
     if (Object.keys(counts).length === 0) return;
     this.window = {};
@@ -64,8 +69,8 @@ export class FastPathStats {
   }
 
   stop(): void {
-    clearInterval(this.timer);
-    this.flush();
+    for (const t of this.timers) clearInterval(t);
+    this.flushLog();
   }
 }
 
@@ -83,7 +88,6 @@ export function createFastPath(
   return (req, res) => {
     const method = req.method!;
     if (method !== 'GET' && method !== 'HEAD') return false;
-    const start = process.hrtime.bigint();
     const url = req.url!;
     const q = url.indexOf('?');
     const route = PATHS.get(q < 0 ? url : url.slice(0, q));
@@ -98,12 +102,9 @@ export function createFastPath(
     if (representation === undefined) return false;
 
     const given = req.headers['x-request-id'];
-    res.setHeader(
-      'X-Request-Id',
-      typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID(),
-    );
-    const status = h.responder.write(req, res, representation, now);
-    stats.record(method, route.route, status, Number(process.hrtime.bigint() - start) / 1e9);
+    const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    const status = h.responder.write(req, res, representation, now, id);
+    stats.record(method, route.route, status);
     return true;
   };
 }

@@ -9,7 +9,13 @@ import {
   takeDocumentSlot,
 } from '../store/collections';
 import { inTransaction, sqlState } from '../store/db';
-import { deleteOldestDocuments, insertDocument, type DocumentRef } from '../store/documents';
+import {
+  deleteOldestDocuments,
+  insertDocument,
+  insertDocumentSql,
+  insertedDocument,
+  type DocumentRef,
+} from '../store/documents';
 import { deleteChange, upsertChange } from './changes';
 import { recordChange, type DomainDeps } from './deps';
 import { check, fail, step } from './steps';
@@ -50,28 +56,37 @@ export async function addDocument(
   }
 }
 
-/** The usual add: the slot is taken in the same round trip as the COMMIT. */
+/**
+ * The usual add in three round trips: BEGIN with the insert (the duplicate check), the change
+ * to the engine and thumbnails, then the slot with the COMMIT.
+ */
 async function addWhileThereIsRoom(
   deps: DomainDeps,
   collectionId: string,
   dockey: string,
   doc: ParsedDoc,
 ): Promise<void> {
-  const commit = commitWithDocumentSlot(collectionId);
-  const onCommitError = (e: unknown): Error =>
-    sqlState(e) === COLLECTION_FULL
-      ? new CollectionFull()
-      : new ServiceError(E.databaseException, { cause: e });
+  // the first round trip is BEGIN and the duplicate check together
+  let inserting = true;
+  const onDatabaseError = (e: unknown): Error => {
+    if (sqlState(e) === COLLECTION_FULL) return new CollectionFull();
+    return new ServiceError(inserting ? E.duplicationCheckFail : E.databaseException, { cause: e });
+  };
   await inTransaction(
     deps.pool,
-    onCommitError,
-    async (tx) => {
-      const added = await insertNew(tx, collectionId, dockey, doc);
+    onDatabaseError,
+    async (tx, first) => {
+      inserting = false;
+      const added = insertedDocument(first!, dockey);
+      if (!added) fail(E.alreadyExists);
       await step(E.addProcessFail, () =>
         recordChange(deps, tx, upsertChange(collectionId, added, doc)),
       );
     },
-    { commit },
+    {
+      first: insertDocumentSql(collectionId, dockey, doc.json),
+      commit: commitWithDocumentSlot(collectionId),
+    },
   );
 }
 

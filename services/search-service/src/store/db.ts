@@ -5,6 +5,11 @@ export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
 export interface TransactionOptions {
   /**
+   * A first statement sent in the same round trip as BEGIN (simple protocol: values must be
+   * inlined with pg.escapeLiteral). Its rows are handed to `work`.
+   */
+  first?: string;
+  /**
    * The SQL that ends the transaction (default COMMIT). It may carry a last statement before
    * the COMMIT in the same round trip; if that statement fails, the COMMIT does not run.
    */
@@ -20,7 +25,7 @@ export interface TransactionOptions {
 export async function inTransaction<T>(
   pool: pg.Pool,
   onDatabaseError: (cause: unknown) => Error,
-  work: (tx: pg.PoolClient) => Promise<T>,
+  work: (tx: pg.PoolClient, first: pg.QueryResult | null) => Promise<T>,
   options: TransactionOptions = {},
 ): Promise<T> {
   let client: pg.PoolClient;
@@ -35,15 +40,23 @@ export async function inTransaction<T>(
       broken = true;
     });
   try {
+    let first: pg.QueryResult | null = null;
     try {
-      await client.query('BEGIN');
+      if (options.first) {
+        const results = (await client.query(
+          `BEGIN; ${options.first}`,
+        )) as unknown as pg.QueryResult[];
+        first = results[1]!;
+      } else {
+        await client.query('BEGIN');
+      }
     } catch (e) {
-      broken = true;
+      await rollback();
       throw onDatabaseError(e);
     }
     let result: T;
     try {
-      result = await work(client);
+      result = await work(client, first);
     } catch (e) {
       await rollback();
       throw e;

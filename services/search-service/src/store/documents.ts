@@ -1,3 +1,4 @@
+import pg from 'pg';
 import type { Queryable } from './db';
 
 /** A stored document: documents.id and version as exact text (bigint), the JSON as stored. */
@@ -34,6 +35,24 @@ export async function insertDocument(
     values: [collectionId, dockey, doc],
   });
   return rows[0] ? { id: rows[0].id, dockey, version: rows[0].version } : null;
+}
+
+/**
+ * insertDocument as simple-protocol SQL text (values inlined with pg.escapeLiteral), so that it
+ * can travel in one round trip with BEGIN (see inTransaction's `first`); read its result with
+ * insertedDocument. The collection id must be a checked id.
+ */
+export function insertDocumentSql(collectionId: string, dockey: string, doc: string): string {
+  if (!/^[A-Za-z0-9]{8}$/.test(collectionId)) throw new Error('not a collection id');
+  return `INSERT INTO documents (collection_id, dockey, doc)
+    VALUES ('${collectionId}', ${pg.escapeLiteral(dockey)}, ${pg.escapeLiteral(doc)})
+    ON CONFLICT ON CONSTRAINT documents_dockey_unique DO NOTHING RETURNING id, version`;
+}
+
+/** The result of insertDocumentSql: the new document, or null when the dockey was there. */
+export function insertedDocument(result: pg.QueryResult, dockey: string): DocumentRef | null {
+  const row = result.rows[0] as { id: string; version: string } | undefined;
+  return row ? { id: String(row.id), dockey, version: String(row.version) } : null;
 }
 
 /** Replaces the whole doc of an existing document (version + 1); null when there is none. */
