@@ -15,6 +15,7 @@ import {
   openDatabase,
   publish,
   READ_TOKEN,
+  settled,
   token,
   until,
 } from './helpers';
@@ -142,7 +143,7 @@ describe('invalidation', () => {
   test('When an item is published through instance A, instance B (same database) serves the new item', async () => {
     const a = await makeApp(db);
     const b = await makeApp(db);
-    await publish(a, item({ title: 'before', category: 'it' }));
+    await settled([a, b], () => publish(a, item({ title: 'before', category: 'it' })));
     for (const path of ['/hub/contents', '/hub/categories/it/contents']) {
       await getFeed(b, path);
       await getFeed(b, path, ACCEPT_XML);
@@ -158,10 +159,10 @@ describe('invalidation', () => {
 
   test('When a write touches one category, other categories stay cached', async () => {
     const app = await makeApp(db);
-    await publish(app, item({ category: 'life' }));
+    await settled([app], () => publish(app, item({ category: 'life' })));
     await getFeed(app, '/hub/categories/biz/contents');
     const before = served(app);
-    await publish(app, item({ category: 'life' }));
+    await settled([app], () => publish(app, item({ category: 'life' })));
     await getFeed(app, '/hub/categories/biz/contents');
     expect(served(app)).toBe(before + 1);
   });
@@ -222,7 +223,9 @@ describe('fast path', () => {
     const at = Date.UTC(2026, 10, 23, 5, 26, 57);
     const fast = await makeApp(db, {}, { clock: () => at });
     const slow = await makeApp(db, {}, { clock: () => at, fastPath: false });
-    await publish(fast, item({ title: '빠른 길 <&> ]]> 😀', category: 'culture' }));
+    await settled([fast, slow], () =>
+      publish(fast, item({ title: '빠른 길 <&> ]]> 😀', category: 'culture' })),
+    );
     const variants: [string, string, Record<string, string>][] = [];
     for (const path of [
       '/hub/contents',
@@ -274,7 +277,7 @@ describe('fast path', () => {
     const at = Date.UTC(2026, 10, 23, 5, 26, 57);
     const fast = await makeApp(db, {}, { clock: () => at });
     const slow = await makeApp(db, {}, { clock: () => at, fastPath: false });
-    await publish(fast, item());
+    await settled([fast, slow], () => publish(fast, item()));
     const raw = async (app: FeedApp, extra: Record<string, string> = {}) => {
       const server = http.createServer(app);
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -345,7 +348,7 @@ describe('fast path', () => {
 
   test('When the token was never verified, the cache is empty or the request is not a plain success, Express answers instead', async () => {
     const app = await makeApp(db);
-    await publish(app, item());
+    await settled([app], () => publish(app, item()));
     const fresh = token({ sub: 'someone-new' });
     expect((await getFeed(app, '/hub/contents', ACCEPT_JSON, fresh)).status).toBe(200); // verified + cached by Express
     expect(served(app)).toBe(0);
@@ -378,7 +381,7 @@ describe('fast path', () => {
 
   test('When caching is switched off, every read goes through Express and still answers 200', async () => {
     const app = await makeApp(db, {}, { cache: false });
-    await publish(app, item());
+    await settled([app], () => publish(app, item()));
     await getFeed(app, '/hub/contents');
     expect((await getFeed(app, '/hub/contents')).status).toBe(200);
     expect(served(app)).toBe(0);

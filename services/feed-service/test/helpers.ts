@@ -132,3 +132,16 @@ export async function until(check: () => Promise<boolean>, timeoutMs = 5000): Pr
   }
   throw new Error('condition not met in time');
 }
+
+/**
+ * Runs a write and waits until every given app has heard its NOTIFY, so a cache fill that
+ * follows is not discarded by a notification still in flight.
+ */
+export async function settled<T>(apps: FeedApp[], write: () => Promise<T>): Promise<T> {
+  const before = apps.map((a) => a.listener?.notifications ?? 0);
+  const result = await write();
+  await until(async () =>
+    apps.every((a, i) => !a.listener || a.listener.notifications > before[i]!),
+  );
+  return result;
+}

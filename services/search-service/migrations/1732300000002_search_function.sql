@@ -4,8 +4,8 @@
 --
 -- The planner prices `terms @@ q` as cheap when it is a filter, but as a filter it reads every
 -- row's terms back from TOAST. The queries below therefore leave it no index but the GIN on
--- terms (the other conditions are written so that no index matches them: `|| ''`, `+ 0`),
--- except where a bounded walk of the date index is wanted.
+-- terms (the other conditions are wrapped in `(...) IS TRUE`, which no index matches and which
+-- costs nothing per row), except where a bounded walk of the date index is wanted.
 --
 -- 1. numfound: count(*) through the terms bitmap. A bitmap of a plain tsquery needs no
 --    recheck, so the cost is one visibility check (plus cheap inline filters) per match.
@@ -48,14 +48,14 @@ DECLARE
   rest_ids bigint[];
 BEGIN
   -- filters no index can serve
-  IF p_ca IS NOT NULL THEN filters := filters || $s$ AND (categories || '{}') && $2$s$; END IF;
-  IF p_ex_ca IS NOT NULL THEN filters := filters || $s$ AND NOT ((categories || '{}') && $3)$s$; END IF;
-  IF p_from IS NOT NULL THEN filters := filters || ' AND regdate + 0 >= $4'; END IF;
-  IF p_to IS NOT NULL THEN filters := filters || ' AND regdate + 0 <= $5'; END IF;
+  IF p_ca IS NOT NULL THEN filters := filters || ' AND (categories && $2) IS TRUE'; END IF;
+  IF p_ex_ca IS NOT NULL THEN filters := filters || ' AND (categories && $3) IS FALSE'; END IF;
+  IF p_from IS NOT NULL THEN filters := filters || ' AND (regdate >= $4) IS TRUE'; END IF;
+  IF p_to IS NOT NULL THEN filters := filters || ' AND (regdate <= $5) IS TRUE'; END IF;
 
   -- 1. the exact count, through the terms bitmap
   EXECUTE format($q$SELECT count(*) FROM doc_search
-                    WHERE collection_id || '' = $1 AND terms @@ $6 %s$q$, filters)
+                    WHERE (collection_id = $1) IS TRUE AND terms @@ $6 %s$q$, filters)
     INTO numfound USING p_collection, p_ca, p_ex_ca, p_from, p_to, p_query;
   doc_ids := '{}';
   IF numfound = 0 OR p_offset >= numfound THEN RETURN; END IF;
@@ -64,7 +64,7 @@ BEGIN
   IF p_sort = 0 THEN
     EXECUTE format($q$SELECT coalesce(array_agg(doc_id), '{}') FROM (
                         SELECT doc_id FROM doc_search
-                        WHERE collection_id || '' = $1 AND title_terms @@ $6 %s
+                        WHERE (collection_id = $1) IS TRUE AND title_terms @@ $6 %s
                         ORDER BY regdate DESC, doc_id DESC LIMIT $7) t$q$, filters)
       INTO title_ids USING p_collection, p_ca, p_ex_ca, p_from, p_to, p_query, wanted;
     IF cardinality(title_ids) >= wanted THEN
@@ -92,7 +92,7 @@ BEGIN
     -- sparse: the terms bitmap and a top-N sort
     EXECUTE format($q$SELECT coalesce(array_agg(doc_id), '{}') FROM (
                         SELECT doc_id FROM doc_search
-                        WHERE collection_id || '' = $1 AND terms @@ $6 %s
+                        WHERE (collection_id = $1) IS TRUE AND terms @@ $6 %s
                         ORDER BY regdate DESC, doc_id DESC LIMIT $7) t$q$, filters)
       INTO rest_ids USING p_collection, p_ca, p_ex_ca, p_from, p_to, p_query, wanted;
   END IF;

@@ -1,4 +1,4 @@
-import type { FeedFormat } from '@hub/contracts';
+import { FEED_CATEGORY_CODES, type FeedFormat } from '@hub/contracts';
 import type { FeedKey } from '../store/items';
 
 /** A feed ready to send: the rendered body around its lastBuildDate, and its validators. */
@@ -24,6 +24,8 @@ interface Entry {
   expiresAt: number;
 }
 
+const FEEDS = new Set<string>(['all', ...FEED_CATEGORY_CODES]);
+
 /** Entries are dropped on NOTIFY; this bounds the damage of a notification lost unnoticed. */
 export const CACHE_SAFETY_TTL_MS = 5 * 60_000;
 
@@ -35,7 +37,9 @@ export const CACHE_SAFETY_TTL_MS = 5 * 60_000;
 export class FeedCache {
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<FeedRepresentation>>();
-  private generation = 0;
+  /** bumped by clear(); per-key generations are bumped by invalidate() */
+  private epoch = 0;
+  private readonly generations = new Map<string, number>();
   private live = false;
   hits = 0;
   misses = 0;
@@ -75,11 +79,12 @@ export class FeedCache {
     this.misses++;
     const pending = this.inflight.get(k);
     if (pending) return pending;
-    const generation = this.generation;
+    const epoch = this.epoch;
+    const generation = this.generations.get(k) ?? 0;
     const promise = load().then(
       (value) => {
         if (this.inflight.get(k) === promise) this.inflight.delete(k);
-        if (this.live && generation === this.generation)
+        if (this.live && epoch === this.epoch && generation === (this.generations.get(k) ?? 0))
           this.entries.set(k, { value, expiresAt: this.clock() + CACHE_SAFETY_TTL_MS });
         return value;
       },
@@ -94,17 +99,19 @@ export class FeedCache {
 
   /** Drops the given feeds in both formats (the feeds a write touched). */
   invalidate(feeds: readonly string[]): void {
-    this.generation++;
     for (const feed of feeds) {
+      if (!FEEDS.has(feed)) continue;
       for (const format of ['xml', 'json'] as const) {
-        this.entries.delete(key(feed, format));
-        this.inflight.delete(key(feed, format));
+        const k = key(feed, format);
+        this.generations.set(k, (this.generations.get(k) ?? 0) + 1);
+        this.entries.delete(k);
+        this.inflight.delete(k);
       }
     }
   }
 
   clear(): void {
-    this.generation++;
+    this.epoch++;
     this.entries.clear();
     this.inflight.clear();
   }

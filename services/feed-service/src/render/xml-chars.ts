@@ -7,6 +7,8 @@ export const NOT_XML_CHAR =
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const NOT_XML_CHARS =
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** A cheap pre-check: any control character or any surrogate (emoji are surrogate pairs). */
+const MAYBE_NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 /* eslint-enable no-control-regex */
 
 /**
@@ -15,5 +17,6 @@ const NOT_XML_CHARS =
  * per value, which is far cheaper than xmlbuilder2's invalidCharReplacement option.
  */
 export function xmlSafe(text: string): string {
-  return NOT_XML_CHAR.test(text) ? text.replace(NOT_XML_CHARS, '\uFFFD') : text;
+  if (!MAYBE_NOT_XML_CHAR.test(text) || !NOT_XML_CHAR.test(text)) return text;
+  return text.replace(NOT_XML_CHARS, '\uFFFD');
 }

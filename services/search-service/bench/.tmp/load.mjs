@@ -6,6 +6,8 @@ const kit = await import('@hub/service-kit');
 const { parseDoc } = await import('/work/main/packages/contracts/dist/index.js');
 const { searchColumns } = await import(path.join(dist, 'index/postgres/postgres-index.js'));
 const url = process.env.URL;
+const POS = process.env.POS === '1';
+const lit = (terms) => terms.map((t, i) => `'${t.replace(/\\/g, '\\\\').replace(/'/g, "''")}'` + (POS ? `:${Math.min(i + 1, 16383)}` : '')).join(' ');
 await kit.runMigrations({ databaseUrl: url, dir: '/work/main/services/search-service/migrations', table: 'search_migrations' });
 const pool = new pg.Pool({ connectionString: url, max: 4 });
 await pool.query(`INSERT INTO collections (id, apikey_hash, max_documents, max_api_calls) VALUES ('benchcol', decode(repeat('00',32),'hex'), 1000000, 1000000) ON CONFLICT DO NOTHING`);
@@ -17,9 +19,9 @@ for (let i = 0; i < N; i += B) {
   const ids = await pool.query(`INSERT INTO documents (collection_id, dockey, doc) SELECT 'benchcol', k, d FROM unnest($1::text[], $2::text[]) AS u(k, d) RETURNING id, dockey`, [rows.map(r => r.dockey), rows.map(r => r.json)]);
   const idOf = new Map(ids.rows.map(r => [r.dockey, r.id]));
   await pool.query(`INSERT INTO doc_search (doc_id, collection_id, regdate, categories, title_terms, terms)
-    SELECT id, 'benchcol', rd, string_to_array(cats, ',')::int[], array_to_tsvector(string_to_array(tt, ' ')), array_to_tsvector(string_to_array(t, ' '))
+    SELECT id, 'benchcol', rd, string_to_array(cats, ',')::int[], array_to_tsvector(string_to_array(tt, ' ')), t::tsvector
     FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[]) AS u(id, rd, cats, tt, t)`,
-    [rows.map(r => idOf.get(r.dockey)), rows.map(r => r.c.regdate), rows.map(r => r.c.categories.join(',')), rows.map(r => r.c.titleTerms.join(' ')), rows.map(r => r.c.terms.join(' '))]);
+    [rows.map(r => idOf.get(r.dockey)), rows.map(r => r.c.regdate), rows.map(r => r.c.categories.join(',')), rows.map(r => r.c.titleTerms.join(' ')), rows.map(r => lit(r.c.terms))]);
   if (i % 10000 === 0) console.log(i);
 }
 await pool.query('UPDATE collections SET document_count = (SELECT count(*) FROM documents)');
