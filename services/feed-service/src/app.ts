@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
 import express from 'express';
 import type pg from 'pg';
 import {
@@ -72,6 +74,16 @@ export function createApp(deps: FeedDeps): FeedApp {
   app.set('case sensitive routing', true);
   app.use(requestContext(logger, metrics));
   app.use(operationsRouter({ database: () => pool.query('SELECT 1'), metrics }));
+  const openapi = readOpenApi();
+  if (openapi) {
+    app.get('/openapi.json', (_req, res) => {
+      res.writeHead(200, {
+        'Content-Type': 'application/json;charset=utf-8',
+        'Content-Length': String(openapi.length),
+      });
+      res.end(openapi);
+    });
+  }
   app.use(feedRoutes(h));
   app.use(notFoundHandler);
   app.use(errorHandler(logger, negotiator));
@@ -97,4 +109,13 @@ export function createApp(deps: FeedDeps): FeedApp {
       await listener?.close();
     },
   });
+}
+
+/** openapi/openapi.json next to src/ and dist/, served as is (no token) when present. */
+function readOpenApi(): Buffer | undefined {
+  try {
+    return fs.readFileSync(path.join(__dirname, '..', 'openapi', 'openapi.json'));
+  } catch {
+    return undefined;
+  }
 }

@@ -118,3 +118,12 @@ describe('analyser: limits and sets', () => {
     expect(terms(text)).toEqual(terms(text));
   });
 });
+
+describe('tsquery literal of the Postgres engine', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { tsquery } = require('../src/index/postgres/postgres-index');
+
+  test('When terms hold quotes or backslashes, the literal escapes them', () => {
+    expect(tsquery(["it's", 'a\\b'])).toBe("'it''s' & 'a\\\\b'");
+  });
+});

@@ -166,3 +166,41 @@ test('When counted calls are flushed in the background, the shared row catches u
   expect(await shared(c)).toBe(5);
   await app.services.close();
 });
+
+test('When many calls arrive at once on one instance, it admits exactly the limit', async () => {
+  const app = makeApp(db, { env: MANUAL });
+  const c = await newCollection(app, { max_api_calls: 7 });
+  const api = client(app, c);
+  const answers = await Promise.all(Array.from({ length: 30 }, () => api.search({ q: 'x' })));
+  expect(answers.filter((r) => r.status === 200)).toHaveLength(7);
+  expect(answers.filter((r) => r.text === LIMIT)).toHaveLength(23);
+  await app.services.callLimiter.flush();
+  expect(await shared(c)).toBe(7);
+  await app.services.close();
+});
+
+test('When the counter cannot be read on the first call, that call answers 503 and the next call tries again', async () => {
+  let failing = true;
+  const pool = new Proxy(db.pool, {
+    get(target, prop, receiver) {
+      if (prop === 'query') {
+        return (q: unknown, ...rest: unknown[]) => {
+          const text = typeof q === 'string' ? q : (q as { text: string }).text;
+          if (failing && /take_api_call/.test(text)) return Promise.reject(new Error('down'));
+          return (target.query as (...a: unknown[]) => unknown)(q, ...rest);
+        };
+      }
+      const v = Reflect.get(target, prop, receiver);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+  const app = makeApp(db, { pool, env: MANUAL });
+  const c = await newCollection(app, { max_api_calls: 1 });
+  const api = client(app, c);
+  const doc = JSON.stringify({ icontents_title: 't', icontents_body: 'b', score_regdate: 1 });
+  expect((await api.add('a', doc)).text).toBe(SEARCH_ERRORS.add.userInfoFail.text);
+  failing = false;
+  expect((await api.add('a', doc)).status).toBe(200);
+  expect((await api.add('b', doc)).text).toBe(LIMIT);
+  await app.services.close();
+});

@@ -52,7 +52,9 @@ test('When the engine says a collection is not searchable, status answers search
   let res = await client(app, c).status('json');
   expect(JSON.parse(res.text)).toEqual({ search_status: 'false', document_count: 1 });
   res = await client(app, c).status('xml');
-  expect(res.text).toContain('<search_status>false</search_status><document_count>1</document_count>');
+  expect(res.text).toContain(
+    '<search_status>false</search_status><document_count>1</document_count>',
+  );
   await app.services.close();
 });
 
@@ -100,7 +102,10 @@ test('When the thumbnail service refuses a document image, add answers its 406 a
   };
   const app = makeApp(db, { thumbnails });
   const c = await newCollection(app);
-  const res = await client(app, c).add('img', docJson({ contents_image: 'https://example.com/a.jpg' }));
+  const res = await client(app, c).add(
+    'img',
+    docJson({ contents_image: 'https://example.com/a.jpg' }),
+  );
   expect([res.status, res.text]).toEqual([406, SEARCH_ERRORS.add.thumbnailKeyFail.text]);
   expect(JSON.parse((await client(app, c).status()).text).document_count).toBe(0);
   await app.services.close();

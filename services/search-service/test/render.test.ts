@@ -90,7 +90,10 @@ describe('XML writer', () => {
 
 describe('JSON writer: splicing the stored text', () => {
   test('When a string value mentions "categories": (escaped quotes), the doc still gets an empty list', () => {
-    const doc = JSON.stringify({ icontents_title: '{"categories":[1]}', contents_x: ',"categories":' });
+    const doc = JSON.stringify({
+      icontents_title: '{"categories":[1]}',
+      contents_x: ',"categories":',
+    });
     const parsed = JSON.parse(searchJson(result(doc)));
     expect(parsed.docs[0].categories).toEqual([]);
     expect(parsed.docs[0].icontents_title).toBe('{"categories":[1]}');
@@ -102,6 +105,9 @@ describe('JSON writer: splicing the stored text', () => {
       categories: [7],
       score_a: 1,
     });
-    expect(JSON.parse(searchJson(result('{}'))).docs[0]).toEqual({ dockey: 'k<1>', categories: [] });
+    expect(JSON.parse(searchJson(result('{}'))).docs[0]).toEqual({
+      dockey: 'k<1>',
+      categories: [],
+    });
   });
 });

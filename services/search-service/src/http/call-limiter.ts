@@ -19,6 +19,10 @@ interface Counter {
   known: number;
   /** calls admitted here and not yet added to the shared count */
   pending: number;
+  /** calls on their way to the shared count (taken out of pending, round trip not answered) */
+  sending: number;
+  /** the first round trip of this window, which every other call of the window waits for */
+  loading: Promise<boolean> | null;
 }
 
 const ADD_CALLS = `INSERT INTO api_calls AS a (collection_id, window_start, calls) VALUES ($1, $2, $3)
@@ -70,12 +74,27 @@ export class CallLimiter {
     }
     if (!c) {
       // first call of this window here: learn the shared count (and count this call) at once
-      c = { windowStart, known: 0, pending: 0 };
-      this.counters.set(collectionId, c);
-      return this.admitExactly(collectionId, c, maxCalls);
+      const counter: Counter = { windowStart, known: 0, pending: 0, sending: 0, loading: null };
+      this.counters.set(collectionId, counter);
+      counter.loading = this.admitExactly(collectionId, counter, maxCalls).then(
+        (taken) => {
+          counter.loading = null;
+          return taken;
+        },
+        (e: unknown) => {
+          // not learnt: the next call tries again
+          if (this.counters.get(collectionId) === counter) this.counters.delete(collectionId);
+          throw e;
+        },
+      );
+      return counter.loading;
+    }
+    if (c.loading) {
+      await c.loading.catch(() => undefined);
+      return this.admit(collectionId, maxCalls);
     }
     if (c.known >= maxCalls) return false;
-    if (c.known + c.pending + this.opts.exactMargin < maxCalls) {
+    if (c.known + c.pending + c.sending + this.opts.exactMargin < maxCalls) {
       c.pending++;
       this.scheduleFlush();
       return true;
@@ -85,15 +104,26 @@ export class CallLimiter {
 
   /** Near the limit: add what is pending and take one call if the count allows it (one round trip). */
   private async admitExactly(collectionId: string, c: Counter, maxCalls: number): Promise<boolean> {
+    // pending calls are taken out before the round trip so that no other flush sends them too
     const pending = c.pending;
-    const { rows } = await this.opts.pool.query<{ total: string; taken: boolean }>({
-      name: 'api-calls-take-one',
-      text: TAKE_ONE,
-      values: [collectionId, c.windowStart, pending, maxCalls],
-    });
-    c.pending -= pending;
-    c.known = Math.max(c.known, Number(rows[0]!.total));
-    return rows[0]!.taken;
+    c.pending = 0;
+    c.sending += pending + 1;
+    let result: { total: string; taken: boolean };
+    try {
+      const { rows } = await this.opts.pool.query<{ total: string; taken: boolean }>({
+        name: 'api-calls-take-one',
+        text: TAKE_ONE,
+        values: [collectionId, c.windowStart, pending, maxCalls],
+      });
+      result = rows[0]!;
+    } catch (e) {
+      c.pending += pending;
+      throw e;
+    } finally {
+      c.sending -= pending + 1;
+    }
+    c.known = Math.max(c.known, Number(result.total));
+    return result.taken;
   }
 
   private scheduleFlush(): void {
@@ -119,6 +149,8 @@ export class CallLimiter {
     for (const [collectionId, c] of this.counters) {
       const pending = c.pending;
       if (pending === 0) continue;
+      c.pending = 0; // taken out now; put back if the round trip fails
+      c.sending += pending;
       work.push(
         this.opts.pool
           .query<{ calls: string }>({
@@ -126,10 +158,17 @@ export class CallLimiter {
             text: ADD_CALLS,
             values: [collectionId, c.windowStart, pending],
           })
-          .then(({ rows }) => {
-            c.pending -= pending;
-            c.known = Math.max(c.known, Number(rows[0]!.calls));
-          }),
+          .then(
+            ({ rows }) => {
+              c.sending -= pending;
+              c.known = Math.max(c.known, Number(rows[0]!.calls));
+            },
+            (e: unknown) => {
+              c.sending -= pending;
+              c.pending += pending;
+              throw e;
+            },
+          ),
       );
     }
     for (const left of this.leftovers.splice(0)) {
@@ -140,7 +179,13 @@ export class CallLimiter {
             text: ADD_CALLS,
             values: [left.collectionId, left.windowStart, left.calls],
           })
-          .then(() => undefined),
+          .then(
+            () => undefined,
+            (e: unknown) => {
+              this.leftovers.push(left);
+              throw e;
+            },
+          ),
       );
     }
     const results = await Promise.allSettled(work);
@@ -150,7 +195,7 @@ export class CallLimiter {
         { err: (failed[0] as PromiseRejectedResult).reason },
         'api call counts not flushed; retrying',
       );
-      if ([...this.counters.values()].some((c) => c.pending > 0)) this.scheduleFlush();
+      this.scheduleFlush();
     }
     await this.cleanup();
   }

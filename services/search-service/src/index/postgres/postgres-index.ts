@@ -5,7 +5,7 @@ import type { DocumentChange, SearchHits, SearchIndex, SearchQuery } from '../se
 
 /**
  * tsvector holds at most 1 MB; the terms of one document are cut off (in text order) well
- * before that. Each lexeme costs its UTF-8 bytes plus a 4-byte entry.
+ * before that. Each lexeme costs its UTF-8 bytes and a 4-byte entry (no positions are kept).
  */
 export const MAX_TERM_BYTES = 900_000;
 
@@ -16,6 +16,10 @@ function withinBudget(terms: string[]): string[] {
     if (bytes > MAX_TERM_BYTES) return terms.slice(0, i);
   }
   return terms;
+}
+
+function quote(term: string): string {
+  return `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }
 
 /** The search columns of one document: analysed title, analysed icontents, date, categories. */
@@ -30,7 +34,7 @@ export function searchColumns(doc: ParsedDoc) {
 
 /** The tsquery text requiring every term; each term quoted (quotes and backslashes escaped). */
 export function tsquery(terms: readonly string[]): string {
-  return terms.map((t) => `'${t.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' & ');
+  return terms.map(quote).join(' & ');
 }
 
 /**
