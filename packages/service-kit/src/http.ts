@@ -51,6 +51,8 @@ export function operationsRouter(opts: {
   database: ReadinessCheck;
   readiness?: Record<string, ReadinessCheck>;
   metrics?: Metrics;
+  /** the service's OpenAPI document, served at /openapi.json */
+  openapi?: object;
 }): Router {
   const router = Router();
   const run = async (checks: Record<string, ReadinessCheck>) => {
@@ -77,6 +79,12 @@ export function operationsRouter(opts: {
     const { ok, results } = await run({ database: opts.database, ...opts.readiness });
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready', checks: results });
   });
+  if (opts.openapi) {
+    const body = JSON.stringify(opts.openapi);
+    router.get('/openapi.json', (_req, res) => {
+      res.type('application/json; charset=utf-8').send(body);
+    });
+  }
   if (opts.metrics) {
     const { registry } = opts.metrics;
     router.get('/metrics', async (_req, res) => {

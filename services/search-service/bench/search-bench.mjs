@@ -76,7 +76,9 @@ async function loadGenerator({ port, cid, apikey, databaseUrl }) {
   const report = (msg) => parentPort.postMessage({ say: msg });
 
   // ---- adds
-  report(`\nadding ${DOCS} documents through POST /v2/{cid}/docs at concurrency ${CONCURRENCY} ...`);
+  report(
+    `\nadding ${DOCS} documents through POST /v2/{cid}/docs at concurrency ${CONCURRENCY} ...`,
+  );
   const docs = Array.from({ length: DOCS }, (_, i) => makeDoc(i));
   const bytes = docs.reduce((n, d) => n + Buffer.byteLength(d.doc), 0);
   const latencies = [];
@@ -88,7 +90,8 @@ async function loadGenerator({ port, cid, apikey, databaseUrl }) {
     const t = performance.now();
     const res = await send('POST', `/v2/${cid}/docs`, body);
     latencies.push(performance.now() - t);
-    if (res.status !== 200 && failures++ < 5) report(`  add ${d.dockey}: ${res.status} ${res.body}`);
+    if (res.status !== 200 && failures++ < 5)
+      report(`  add ${d.dockey}: ${res.status} ${res.body}`);
     if (i > 0 && i % 20_000 === 0) {
       report(`  ${i} added (${Math.round(i / ((performance.now() - started) / 1000))}/s)`);
     }
@@ -142,7 +145,17 @@ async function loadGenerator({ port, cid, apikey, databaseUrl }) {
     const start = p.start ?? 0;
     return sql.query(
       'SELECT numfound, doc_ids FROM search_doc_ids($1, $2, $3, $4, $5, $6, $7, $8, $9)',
-      [cid, tsquery(queryTerms(p.q)), list(p.ca), list(p.ex_ca), p.startdate ?? null, p.enddate ?? null, p.sort ?? 0, start, start === 990 ? 10 : (p.len ?? 10)],
+      [
+        cid,
+        tsquery(queryTerms(p.q)),
+        list(p.ca),
+        list(p.ex_ca),
+        p.startdate ?? null,
+        p.enddate ?? null,
+        p.sort ?? 0,
+        start,
+        start === 990 ? 10 : (p.len ?? 10),
+      ],
     );
   };
   const viaHttp = async (k) => {
@@ -168,7 +181,9 @@ async function loadGenerator({ port, cid, apikey, databaseUrl }) {
     return { per, all, qps };
   }
 
-  report(`\nsearching: ${SEARCHES} searches at concurrency ${CONCURRENCY}, ${kinds.length} kinds in turn`);
+  report(
+    `\nsearching: ${SEARCHES} searches at concurrency ${CONCURRENCY}, ${kinds.length} kinds in turn`,
+  );
   const s = await measure(bare);
   const h = await measure(viaHttp);
   report(
@@ -219,12 +234,19 @@ async function main() {
       await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await c.end();
     };
-    say(`database: ${process.env.DATABASE_URL.replace(/:[^:@/]*@/, ':***@')} (fresh database ${name})`);
+    say(
+      `database: ${process.env.DATABASE_URL.replace(/:[^:@/]*@/, ':***@')} (fresh database ${name})`,
+    );
   } else {
-    const { startEmbeddedPostgres } = await import(path.join(root, 'scripts', 'embedded-postgres.mjs'));
+    const { startEmbeddedPostgres } = await import(
+      path.join(root, 'scripts', 'embedded-postgres.mjs')
+    );
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'search-bench-'));
     fs.chmodSync(dir, 0o755);
-    const server = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), persistent: false });
+    const server = await startEmbeddedPostgres({
+      dataDir: path.join(dir, 'data'),
+      persistent: false,
+    });
     await server.ensureDatabase('bench');
     databaseUrl = server.url('bench');
     stopDatabase = async () => {
@@ -245,10 +267,19 @@ async function main() {
     `PostgreSQL ${settings.v} (shared_buffers ${settings.sb}, synchronous_commit ${settings.sc}); ` +
       `${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${Math.round(os.totalmem() / 2 ** 30)} GB RAM; Node ${process.version}`,
   );
-  await kit.runMigrations({ databaseUrl, dir: path.join(here, '..', 'migrations'), table: 'search_migrations' });
+  await kit.runMigrations({
+    databaseUrl,
+    dir: path.join(here, '..', 'migrations'),
+    table: 'search_migrations',
+  });
   const token = crypto.randomBytes(16).toString('hex');
   // the service's own settings (SEARCH_DB_POOL_SIZE, ...) may be given in the environment
-  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, SEARCH_ADMIN_TOKEN: token, LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    SEARCH_ADMIN_TOKEN: token,
+    LOG_LEVEL: 'silent',
+  });
   const servicePool = kit.createPool(databaseUrl, config.databasePoolSize);
   const app = createApp({ config, pool: servicePool, index: createPostgresIndex(servicePool) });
   const server = http.createServer(app);
@@ -261,7 +292,8 @@ async function main() {
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ max_documents: DOCS * 2, max_api_calls: 1e12 }),
   });
-  if (created.status !== 201) throw new Error(`create collection: ${created.status} ${await created.text()}`);
+  if (created.status !== 201)
+    throw new Error(`create collection: ${created.status} ${await created.text()}`);
   const { collection_id: cid, apikey } = await created.json();
 
   const worker = new Worker(fileURLToPath(import.meta.url), {
@@ -269,7 +301,9 @@ async function main() {
   });
   const done = new Promise((resolve, reject) => {
     worker.on('error', reject);
-    worker.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`load generator exit ${code}`))));
+    worker.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`load generator exit ${code}`)),
+    );
   });
   worker.on('message', async (m) => {
     if (m.say) say(m.say);
@@ -285,7 +319,9 @@ async function main() {
            FROM pg_class WHERE relname IN ('documents', 'doc_search', 'doc_search_terms') ORDER BY relname`,
         )
       ).rows;
-      say(`sizes: ${sizes.map((r) => `${r.relname} ${r.main} (with TOAST and indexes ${r.total})`).join('; ')}`);
+      say(
+        `sizes: ${sizes.map((r) => `${r.relname} ${r.main} (with TOAST and indexes ${r.total})`).join('; ')}`,
+      );
       worker.postMessage('go');
     }
   });

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import express from 'express';
 import type pg from 'pg';
 import {
@@ -16,6 +18,11 @@ import { indexRoutes, searchRoutes, type RouteDeps } from './http/routes';
 import type { SearchIndex } from './index/search-index';
 import { CollectionDirectory } from './store/collections';
 import { noThumbnails, type ThumbnailService } from './thumbnails/thumbnail-service';
+
+/** The OpenAPI 3.1 document of this service (openapi/openapi.json, shipped next to dist/). */
+export const OPENAPI: object = JSON.parse(
+  readFileSync(path.join(__dirname, '..', 'openapi', 'openapi.json'), 'utf8'),
+);
 
 export interface SearchDeps {
   config: SearchConfig;
@@ -77,6 +84,7 @@ export function createApp(deps: SearchDeps): SearchApp {
       database: () => pool.query('SELECT 1'),
       readiness: { search_engine: () => index.ping() },
       metrics,
+      openapi: OPENAPI,
     }),
   );
   app.use(

@@ -29,6 +29,17 @@ export interface SearchConfig {
   maxBodyBytes: number;
   /** how long a collection (key hash, limits) is reused from memory; 0 reads it every time */
   collectionCacheMs: number;
+  /** Meilisearch engine: chosen when meiliUrl is set ('' = the Postgres engine) */
+  meiliUrl: string;
+  meiliApiKey: string | undefined;
+  meiliIndex: string;
+  /** search_status turns false when the oldest pending outbox row is older than this */
+  meiliMaxLagSeconds: number;
+  meiliMaxTotalHits: number;
+  /** thumbnails: fetch originals from private/loopback addresses (tests, closed networks) */
+  thumbnailAllowPrivateNetworks: boolean;
+  thumbnailFetchTimeoutMs: number;
+  thumbnailMaxBytes: number;
 }
 
 /** The path part of a public address: routes are mounted under it ('' for the root). */
@@ -84,6 +95,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SearchConfig {
       max: 64 * 1024 * 1024,
     }),
     collectionCacheMs: r.int('SEARCH_COLLECTION_CACHE_MS', { default: 1000, min: 0, max: 60_000 }),
+    meiliUrl: r.url('MEILI_URL', { required: false, protocols: ['http', 'https'] }),
+    meiliApiKey: r.optionalString('MEILI_API_KEY'),
+    meiliIndex: r.string('MEILI_INDEX', { default: 'documents' }),
+    meiliMaxLagSeconds: r.int('MEILI_MAX_LAG_SECONDS', { default: 60, min: 1, max: 86_400 }),
+    meiliMaxTotalHits: r.int('MEILI_MAX_TOTAL_HITS', {
+      default: 100_000,
+      min: 1_100,
+      max: 10_000_000,
+    }),
+    thumbnailAllowPrivateNetworks: r.bool('THUMBNAIL_ALLOW_PRIVATE_NETWORKS', false),
+    thumbnailFetchTimeoutMs: r.int('THUMBNAIL_FETCH_TIMEOUT_MS', {
+      default: 10_000,
+      min: 100,
+      max: 120_000,
+    }),
+    thumbnailMaxBytes: r.int('THUMBNAIL_MAX_BYTES', {
+      default: 10 * 1024 * 1024,
+      min: 1024,
+      max: 100 * 1024 * 1024,
+    }),
   };
   if (config.adminToken && config.adminToken.length < 16) {
     r.problem('SEARCH_ADMIN_TOKEN must be at least 16 characters');

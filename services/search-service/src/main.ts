@@ -3,7 +3,8 @@ import { createLogger, createMetrics, createPool, runMigrations, serve } from '@
 import { createApp } from './app';
 import { loadConfig } from './config';
 import { selectSearchIndex } from './index/select';
-import { noThumbnails } from './thumbnails/thumbnail-service';
+import { createThumbnailService, thumbnailRouter } from './thumbnails';
+import { mountPath } from './config';
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
 export const MIGRATIONS_TABLE = 'search_migrations';
@@ -19,15 +20,25 @@ async function main() {
     logger,
   });
   const pool = createPool(config.databaseUrl, config.databasePoolSize);
-  const index = selectSearchIndex({ config, pool, logger });
-  const thumbnails = noThumbnails;
+  const metrics = createMetrics('search-service');
+  const index = selectSearchIndex({ config, pool, logger, metrics });
+  const thumbnails = createThumbnailService({
+    pool,
+    thumbnailUrl: config.thumbnailUrl,
+    logger,
+    allowPrivateNetworks: config.thumbnailAllowPrivateNetworks,
+    fetchTimeoutMs: config.thumbnailFetchTimeoutMs,
+    maxBytes: config.thumbnailMaxBytes,
+    metrics,
+  });
   const app = createApp({
     config,
     pool,
     index,
     thumbnails,
     logger,
-    metrics: createMetrics('search-service'),
+    metrics,
+    mounts: [{ path: mountPath(config.thumbnailUrl) || '/', handler: thumbnailRouter({ pool }) }],
   });
   index.start?.();
   thumbnails.start?.();

@@ -1,4 +1,5 @@
 import { distinctTerms, MAX_TERM_CHARS, normalise, queryTerms, terms } from '../src/index/analyser';
+import { tsquery } from '../src/index/postgres/postgres-index';
 
 /** A query matches a text when every query term is among the text's terms. */
 function matches(text: string, q: string): boolean {
@@ -120,9 +121,6 @@ describe('analyser: limits and sets', () => {
 });
 
 describe('tsquery literal of the Postgres engine', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { tsquery } = require('../src/index/postgres/postgres-index');
-
   test('When terms hold quotes or backslashes, the literal escapes them', () => {
     expect(tsquery(["it's", 'a\\b'])).toBe("'it''s' & 'a\\\\b'");
   });

@@ -204,3 +204,16 @@ test('When the counter cannot be read on the first call, that call answers 503 a
   expect((await api.add('b', doc)).text).toBe(LIMIT);
   await app.services.close();
 });
+
+test('When hundreds of calls race with background flushes on one instance, it still admits exactly the limit', async () => {
+  const app = makeApp(db, {
+    env: { SEARCH_API_CALL_FLUSH_MS: '10', SEARCH_API_CALL_EXACT_MARGIN: '5' },
+  });
+  const c = await newCollection(app, { max_api_calls: 50 });
+  const api = client(app, c);
+  const answers = await Promise.all(Array.from({ length: 200 }, () => api.search({ q: 'x' })));
+  expect(answers.filter((r) => r.status === 200)).toHaveLength(50);
+  await app.services.callLimiter.flush();
+  expect(await shared(c)).toBe(50);
+  await app.services.close();
+});

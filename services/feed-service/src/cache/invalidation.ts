@@ -47,6 +47,7 @@ export class InvalidationListener {
       connectionString: this.databaseUrl,
       keepAlive: true,
       application_name: LISTENER_APPLICATION_NAME,
+      connectionTimeoutMillis: 10_000,
     });
     this.client = client;
     const lost = (err?: unknown) => this.lost(client, err);

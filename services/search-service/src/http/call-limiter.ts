@@ -23,6 +23,8 @@ interface Counter {
   sending: number;
   /** the first round trip of this window, which every other call of the window waits for */
   loading: Promise<boolean> | null;
+  /** the counter's round trips run one after the other (an exact check must see every flush) */
+  queue: Promise<void>;
 }
 
 const ADD_CALLS = `INSERT INTO api_calls AS a (collection_id, window_start, calls) VALUES ($1, $2, $3)
@@ -74,7 +76,14 @@ export class CallLimiter {
     }
     if (!c) {
       // first call of this window here: learn the shared count (and count this call) at once
-      const counter: Counter = { windowStart, known: 0, pending: 0, sending: 0, loading: null };
+      const counter: Counter = {
+        windowStart,
+        known: 0,
+        pending: 0,
+        sending: 0,
+        loading: null,
+        queue: Promise.resolve(),
+      };
       this.counters.set(collectionId, counter);
       counter.loading = this.admitExactly(collectionId, counter, maxCalls).then(
         (taken) => {
@@ -102,28 +111,64 @@ export class CallLimiter {
     return this.admitExactly(collectionId, c, maxCalls);
   }
 
-  /** Near the limit: add what is pending and take one call if the count allows it (one round trip). */
-  private async admitExactly(collectionId: string, c: Counter, maxCalls: number): Promise<boolean> {
-    // pending calls are taken out before the round trip so that no other flush sends them too
-    const pending = c.pending;
-    c.pending = 0;
-    c.sending += pending + 1;
-    let result: { total: string; taken: boolean };
-    try {
-      const { rows } = await this.opts.pool.query<{ total: string; taken: boolean }>({
-        name: 'api-calls-take-one',
-        text: TAKE_ONE,
-        values: [collectionId, c.windowStart, pending, maxCalls],
-      });
-      result = rows[0]!;
-    } catch (e) {
-      c.pending += pending;
-      throw e;
-    } finally {
-      c.sending -= pending + 1;
-    }
-    c.known = Math.max(c.known, Number(result.total));
-    return result.taken;
+  /** Runs the counter's round trips one at a time, in order. */
+  private exclusive<T>(c: Counter, work: () => Promise<T>): Promise<T> {
+    const run = c.queue.then(work);
+    c.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /**
+   * Near the limit: add what is pending and take one call if the count allows it (one round
+   * trip, after the counter's earlier round trips, so that it sees every call admitted here).
+   */
+  private admitExactly(collectionId: string, c: Counter, maxCalls: number): Promise<boolean> {
+    c.sending += 1; // this call, until answered: the fast path must not admit past it
+    return this.exclusive(c, async () => {
+      const pending = c.pending;
+      c.pending = 0;
+      c.sending += pending;
+      try {
+        const { rows } = await this.opts.pool.query<{ total: string; taken: boolean }>({
+          name: 'api-calls-take-one',
+          text: TAKE_ONE,
+          values: [collectionId, c.windowStart, pending, maxCalls],
+        });
+        c.known = Math.max(c.known, Number(rows[0]!.total));
+        return rows[0]!.taken;
+      } catch (e) {
+        c.pending += pending;
+        throw e;
+      } finally {
+        c.sending -= pending + 1;
+      }
+    });
+  }
+
+  /** Adds what is pending for one counter to the shared row. */
+  private flushCounter(collectionId: string, c: Counter): Promise<void> {
+    return this.exclusive(c, async () => {
+      const pending = c.pending;
+      if (pending === 0) return;
+      c.pending = 0;
+      c.sending += pending;
+      try {
+        const { rows } = await this.opts.pool.query<{ calls: string }>({
+          name: 'api-calls-add',
+          text: ADD_CALLS,
+          values: [collectionId, c.windowStart, pending],
+        });
+        c.known = Math.max(c.known, Number(rows[0]!.calls));
+      } catch (e) {
+        c.pending += pending;
+        throw e;
+      } finally {
+        c.sending -= pending;
+      }
+    });
   }
 
   private scheduleFlush(): void {
@@ -147,29 +192,7 @@ export class CallLimiter {
   private async flushOnce(): Promise<void> {
     const work: Array<Promise<void>> = [];
     for (const [collectionId, c] of this.counters) {
-      const pending = c.pending;
-      if (pending === 0) continue;
-      c.pending = 0; // taken out now; put back if the round trip fails
-      c.sending += pending;
-      work.push(
-        this.opts.pool
-          .query<{ calls: string }>({
-            name: 'api-calls-add',
-            text: ADD_CALLS,
-            values: [collectionId, c.windowStart, pending],
-          })
-          .then(
-            ({ rows }) => {
-              c.sending -= pending;
-              c.known = Math.max(c.known, Number(rows[0]!.calls));
-            },
-            (e: unknown) => {
-              c.sending -= pending;
-              c.pending += pending;
-              throw e;
-            },
-          ),
-      );
+      if (c.pending > 0) work.push(this.flushCounter(collectionId, c));
     }
     for (const left of this.leftovers.splice(0)) {
       work.push(
