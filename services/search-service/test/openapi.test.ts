@@ -65,15 +65,12 @@ test('When real requests are made, every response matches the OpenAPI document',
       'PUT',
       `/v2/${c.cid}/docs/fields`,
       () =>
-        request(app)
-          .put(`/v2/${c.cid}/docs/fields`)
-          .type('form')
-          .send({
-            apikey: c.apikey,
-            dockey: 'k1',
-            fieldname: 'score_regdate',
-            fieldvalue: '1700000001',
-          }),
+        request(app).put(`/v2/${c.cid}/docs/fields`).type('form').send({
+          apikey: c.apikey,
+          dockey: 'k1',
+          fieldname: 'score_regdate',
+          fieldvalue: '1700000001',
+        }),
     ],
     [
       'GET',
