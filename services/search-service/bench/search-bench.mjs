@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `pnpm bench:search` (root: build, then this file). Measures the search-service on Postgres:
 //  1. a database: embedded PostgreSQL in a temporary folder, or DATABASE_URL when set (a
-//     fresh database `search_bench_<time>` is created on that server and dropped afterwards);
+//     fresh database `search_bench_<time>` is created on that server and dropped afterwards,
+//     unless BENCH_KEEP_DATABASE is set);
 //  2. the built service (../dist) in this process, on the main thread, on a free port,
 //     Postgres engine;
 //  3. a load generator in a worker thread (so that making requests and reading answers does
@@ -229,6 +230,7 @@ async function main() {
     u.pathname = `/${name}`;
     databaseUrl = u.toString();
     stopDatabase = async () => {
+      if (process.env.BENCH_KEEP_DATABASE) return say(`kept database ${name}`);
       const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
