@@ -10,7 +10,8 @@ log=$(mktemp)
 
 wait_healthy() {
   for _ in $(seq 1 120); do
-    if curl -fsS "http://127.0.0.1:$FEED_PORT/healthz" >/dev/null 2>&1 &&
+    if grep -q "Ctrl-C stops everything" "$log" &&
+       curl -fsS "http://127.0.0.1:$FEED_PORT/healthz" >/dev/null 2>&1 &&
        curl -fsS "http://127.0.0.1:$SEARCH_PORT/healthz" >/dev/null 2>&1; then
       return 0
     fi
@@ -18,7 +19,7 @@ wait_healthy() {
   done
   echo "services did not become healthy; launcher output:"; cat "$log"; return 1
 }
-launcher_pid() { pgrep -f "node scripts/start.mjs" | head -n 1; }
+launcher_pid() { pgrep -f "^node scripts/start.mjs" | head -n 1; }
 leftovers() { pgrep -f "services/(feed|search)-service/dist/main.js|\.data/postgres" || true; }
 
 echo "first start"

@@ -11,7 +11,6 @@ import {
   WRITE_TOKEN,
 } from './helpers';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const OPENAPI = require('../openapi/openapi.json') as Record<string, unknown>;
 const check = openApiChecker(OPENAPI);
 let db: TestDatabase;
