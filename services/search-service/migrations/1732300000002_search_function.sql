@@ -144,5 +144,5 @@ $fn$;
 
 
 -- Down Migration
-DROP FUNCTION search_doc_ids(text, tsquery, integer[], integer[], bigint, bigint, integer, integer, integer);
-DROP INDEX doc_search_categories;
+DROP FUNCTION IF EXISTS search_doc_ids(text, tsquery, integer[], integer[], bigint, bigint, integer, integer, integer);
+DROP INDEX IF EXISTS doc_search_categories;

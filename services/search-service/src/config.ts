@@ -29,6 +29,10 @@ export interface SearchConfig {
   maxBodyBytes: number;
   /** how long a collection (key hash, limits) is reused from memory; 0 reads it every time */
   collectionCacheMs: number;
+  /** Postgres engine: bytes of posting lists, deleted bitmaps and result orders kept in memory */
+  indexCacheBytes: number;
+  /** Postgres engine: most documents folded into one segment */
+  foldBatchSize: number;
   /** Meilisearch engine: chosen when meiliUrl is set ('' = the Postgres engine) */
   meiliUrl: string;
   meiliApiKey: string | undefined;
@@ -95,6 +99,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SearchConfig {
       max: 64 * 1024 * 1024,
     }),
     collectionCacheMs: r.int('SEARCH_COLLECTION_CACHE_MS', { default: 1000, min: 0, max: 60_000 }),
+    indexCacheBytes:
+      r.int('SEARCH_INDEX_CACHE_MB', { default: 256, min: 8, max: 65_536 }) * 2 ** 20,
+    foldBatchSize: r.int('SEARCH_FOLD_BATCH_SIZE', { default: 2000, min: 1, max: 50_000 }),
     meiliUrl: r.url('MEILI_URL', { required: false, protocols: ['http', 'https'] }),
     meiliApiKey: r.optionalString('MEILI_API_KEY'),
     meiliIndex: r.string('MEILI_INDEX', { default: 'documents' }),

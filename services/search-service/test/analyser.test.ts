@@ -1,5 +1,4 @@
 import { distinctTerms, MAX_TERM_CHARS, normalise, queryTerms, terms } from '../src/index/analyser';
-import { tsquery } from '../src/index/postgres/postgres-index';
 
 /** A query matches a text when every query term is among the text's terms. */
 function matches(text: string, q: string): boolean {
@@ -117,11 +116,5 @@ describe('analyser: limits and sets', () => {
   test('When the analyser runs twice on the same text, it gives the same terms (pure)', () => {
     const text = '서울에서 Hello 123 東京';
     expect(terms(text)).toEqual(terms(text));
-  });
-});
-
-describe('tsquery literal of the Postgres engine', () => {
-  test('When terms hold quotes or backslashes, the literal escapes them', () => {
-    expect(tsquery(["it's", 'a\\b'])).toBe("'it''s' & 'a\\\\b'");
   });
 });

@@ -27,7 +27,8 @@ async function counts(c: TestCollection) {
   const { rows } = await db.pool.query(
     `SELECT (SELECT document_count FROM collections WHERE id = $1) AS counted,
             (SELECT count(*)::int FROM documents WHERE collection_id = $1) AS stored,
-            (SELECT count(*)::int FROM doc_search WHERE collection_id = $1) AS indexed`,
+            (SELECT count(*)::int FROM search_pending WHERE collection_id = $1)
+              + (SELECT count(*)::int FROM search_docnos WHERE collection_id = $1) AS indexed`,
     [c.cid],
   );
   return rows[0] as { counted: number; stored: number; indexed: number };

@@ -185,7 +185,7 @@ const scenarios: Record<string, Record<string, Scenario>> = {
     },
     [A.alreadyExists.text]: ({ placement }) =>
       raw('add', `${key()}&dockey=existing&doc=${enc(docJson())}`, placement),
-    [A.addProcessFail.text]: failing(/INSERT INTO doc_search/, (t, p) =>
+    [A.addProcessFail.text]: failing(/INSERT INTO search_pending/, (t, p) =>
       raw('add', `${key()}&dockey=fresh&doc=${enc(docJson())}`, p, t),
     ),
     [A.duplicationCheckFail.text]: failing(/INSERT INTO documents/, (t, p) =>
@@ -199,7 +199,7 @@ const scenarios: Record<string, Record<string, Scenario>> = {
     ...docScenarios('update'),
     [U.dockeyInvalid.text]: ({ placement }) =>
       raw('update', `${key()}&dockey=missing&doc=${enc(docJson())}`, placement),
-    [U.updateProcessFail.text]: failing(/INSERT INTO doc_search/, (t, p) =>
+    [U.updateProcessFail.text]: failing(/INSERT INTO search_pending/, (t, p) =>
       raw('update', `${key()}&dockey=existing&doc=${enc(docJson())}`, p, t),
     ),
     [U.databaseException.text]: failing(/UPDATE documents SET doc/, (t, p) =>
@@ -266,7 +266,7 @@ const scenarios: Record<string, Record<string, Scenario>> = {
       placement === 'query'
         ? request(app).get(`/v2/${c.cid}/search/html?${key()}&q=x`)
         : request(app).get(`/v2/${c.cid}/search/html`).type('form').send(`${key()}&q=x`),
-    [S.makeResultFail.text]: failing(/search_doc_ids/, (t, p) =>
+    [S.makeResultFail.text]: failing(/search_snapshot/, (t, p) =>
       raw('search', `${key()}&q=title`, p, t),
     ),
     [S.collectionInfoException.text]: failing(FIND_COLLECTION, (t, p) =>

@@ -1,18 +1,88 @@
-import { parseDoc } from '@hub/contracts';
+import type pg from 'pg';
+import request from 'supertest';
+import { createMetrics } from '@hub/service-kit';
+import { distinctTerms, queryTerms } from '../src/index/analyser';
+import { newBitset, setBits } from '../src/index/postgres/bitset';
+import { CollectionView } from '../src/index/postgres/collection-view';
+import {
+  decodeOffsets,
+  encodePostings,
+  orPostingsInto,
+} from '../src/index/postgres/postings-codec';
 import {
   createPostgresIndex,
-  MAX_TERM_BYTES,
-  searchColumns,
-  tsquery,
+  type PostgresSearchIndex,
 } from '../src/index/postgres/postgres-index';
+import { levelOf, MERGE_FACTOR, pickMerge } from '../src/index/postgres/segment-builder';
 import {
+  client,
   createSearchTestDatabase,
   makeApp,
   newCollection,
+  type TestCollection,
   type TestDatabase,
 } from './helpers/harness';
 
-/** The Postgres engine below the HTTP API: literals, limits, planner settings. */
+/** The Postgres engine below the contract: its codec, orders, merges, folds and failures. */
+
+describe('posting lists', () => {
+  test.each([
+    ['sparse in a small segment (uint16 offsets)', [0, 5, 65_535], 65_536],
+    ['sparse in a large segment (uint32 offsets)', [0, 70_000, 99_999], 100_000],
+    ['dense (bitmap)', Array.from({ length: 600 }, (_, i) => i * 3), 2_000],
+  ])('When a list is %s, it decodes to the same offsets', (_, offsets, length) => {
+    const data = encodePostings(offsets, length);
+    expect(decodeOffsets(data)).toEqual(offsets);
+    for (const base of [0, 1, 31, 32, 45]) {
+      const bits = newBitset(base + length);
+      orPostingsInto(data, base, bits);
+      expect(setBits(bits)).toEqual(offsets.map((o) => o + base));
+    }
+  });
+
+  test('When a list is dense, its stored form is the bitmap (never larger than the segment / 8)', () => {
+    const all = Array.from({ length: 1000 }, (_, i) => i);
+    expect(encodePostings(all, 1000).length).toBe(4 + 128);
+  });
+});
+
+describe('collection view', () => {
+  test('When segments are appended, the order is regdate descending, then documents.id descending', () => {
+    const view = new CollectionView('c', '1');
+    view.append(0, [10, 11, 12], [500, 700, 500]);
+    view.append(3, [13, 9], [600, 700]);
+    expect(Array.from(view.order.subarray(0, view.size))).toEqual([1, 4, 3, 2, 0]);
+    expect(view.positions(600, 700)).toEqual([0, 3]);
+    expect(view.positions(null, 599)).toEqual([3, 5]);
+    expect(view.positions(701, null)).toEqual([0, 0]);
+  });
+
+  test('When a merged segment covers numbers already loaded, only the new ones are added', () => {
+    const view = new CollectionView('c', '1');
+    view.append(0, [1, 2], [1, 2]);
+    view.append(0, [1, 2, 3], [1, 2, 3]);
+    expect(view.size).toBe(3);
+    expect(Array.from(view.order.subarray(0, 3))).toEqual([2, 1, 0]);
+  });
+});
+
+describe('merge policy', () => {
+  const seg = (docCount: number, firstDocno = 0) => ({ firstDocno, docCount });
+
+  test('When MERGE_FACTOR neighbours share a level, they merge; mixed levels do not', () => {
+    const small = Array.from({ length: MERGE_FACTOR }, () => seg(100));
+    expect(pickMerge(small)).toEqual([0, MERGE_FACTOR]);
+    expect(pickMerge([seg(5000), ...small.slice(1)])).toBeNull();
+    expect(pickMerge([seg(5000), ...small])).toEqual([1, MERGE_FACTOR + 1]);
+  });
+
+  test('When a merge would pass the largest segment size, it does not happen', () => {
+    expect(levelOf(100_000)).toBe(levelOf(120_000));
+    expect(pickMerge(Array.from({ length: MERGE_FACTOR }, () => seg(100_000)))).toBeNull();
+  });
+});
+
+// ------------------------------------------------------------------ engine against a model
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -20,85 +90,355 @@ beforeAll(async () => {
 });
 afterAll(() => db.drop());
 
-test('When terms hold quotes, backslashes or Hangul, the tsquery matches the stored terms exactly', async () => {
-  const terms = ["it's", 'a\\b', '서울', 'x:1', 'a b'];
+interface ModelDoc {
+  title: string;
+  body: string;
+  regdate: number;
+  categories: number[];
+}
+
+const WORDS = ['서울', '부산에서', '맛집을', '바다', 'fox', 'lazy', 'Quick', '2024', '커피', 'tea'];
+
+/** A deterministic random source (xorshift32), so a failure can be replayed. */
+function random(seed: number) {
+  let s = seed;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 0x100000000;
+  };
+}
+
+function makeDoc(rand: () => number): ModelDoc {
+  const words = (n: number) =>
+    Array.from({ length: n }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
+  return {
+    title: words(1 + Math.floor(rand() * 2)),
+    body: words(2 + Math.floor(rand() * 4)),
+    regdate: 1_700_000_000 + Math.floor(rand() * 20) * 3600,
+    categories: [...new Set([1 + Math.floor(rand() * 4), 1 + Math.floor(rand() * 4)])],
+  };
+}
+
+const json = (d: ModelDoc) =>
+  JSON.stringify({
+    icontents_title: d.title,
+    icontents_body: d.body,
+    score_regdate: d.regdate,
+    categories: d.categories,
+  });
+
+/** What the engine must answer, computed from the model by brute force. */
+function expected(
+  model: Map<string, ModelDoc>,
+  ids: Map<string, number>,
+  p: {
+    q: string;
+    sort: 0 | 1;
+    start: number;
+    len: number;
+    ca?: number[];
+    exCa?: number[];
+    from?: number;
+    to?: number;
+  },
+) {
+  const q = queryTerms(p.q);
+  const hits = [...model].filter(([, d]) => {
+    const terms = new Set(distinctTerms([d.title, d.body]));
+    return (
+      q.length > 0 &&
+      q.every((t) => terms.has(t)) &&
+      (!p.ca || d.categories.some((c) => p.ca!.includes(c))) &&
+      (!p.exCa || !d.categories.some((c) => p.exCa!.includes(c))) &&
+      (p.from === undefined || d.regdate >= p.from) &&
+      (p.to === undefined || d.regdate <= p.to)
+    );
+  });
+  const tier = (d: ModelDoc) => {
+    const title = new Set(distinctTerms([d.title]));
+    return p.sort === 0 && q.every((t) => title.has(t)) ? 0 : 1;
+  };
+  hits.sort(
+    ([ka, a], [kb, b]) => tier(a) - tier(b) || b.regdate - a.regdate || ids.get(kb)! - ids.get(ka)!,
+  );
+  return { numfound: hits.length, keys: hits.slice(p.start, p.start + p.len).map(([k]) => k) };
+}
+
+async function foldAll(index: PostgresSearchIndex): Promise<void> {
+  for (;;) {
+    const r = await index.folder.round();
+    if (!r.folded && !r.tombstones && !r.merged) return;
+  }
+}
+
+test('When documents are added, changed and deleted across folds and merges, every search answers what brute force over the documents answers', async () => {
+  const index = createPostgresIndex(db.pool, { foldBatchSize: 9, autoFold: false });
+  const app = makeApp(db, { index });
+  const c = await newCollection(app, { max_documents: 10_000 });
+  const api = client(app, c);
+  const rand = random(0x5eed);
+  const model = new Map<string, ModelDoc>();
+  const ids = new Map<string, number>();
+
+  const queries = () => {
+    const out: Parameters<typeof expected>[2][] = [];
+    for (const q of ['서울', '바다 fox', 'quick', '맛집', '부산', '2024 tea', '커피']) {
+      out.push({ q, sort: 0, start: 0, len: 10 });
+      out.push({ q, sort: 1, start: 5, len: 10 });
+      out.push({ q, sort: 0, start: 0, len: 100, ca: [1, 2] });
+      out.push({ q, sort: 0, start: 10, len: 10, exCa: [3] });
+      out.push({
+        q,
+        sort: 1,
+        start: 0,
+        len: 10,
+        from: 1_700_000_000 + 5 * 3600,
+        to: 1_700_000_000 + 9 * 3600,
+      });
+      out.push({ q, sort: 0, start: 0, len: 20, from: 1_700_000_000 + 12 * 3600 });
+    }
+    return out;
+  };
+  const check = async (state: string) => {
+    for (const p of queries()) {
+      const res = await api.search({
+        q: p.q,
+        sort: p.sort,
+        start: p.start,
+        len: p.len,
+        ca: p.ca?.join(','),
+        ex_ca: p.exCa?.join(','),
+        startdate: p.from,
+        enddate: p.to,
+      });
+      const body = JSON.parse(res.text);
+      const got = {
+        numfound: body.numfound,
+        keys: body.docs.map((d: { dockey: string }) => d.dockey),
+      };
+      expect({ state, ...p, ...got }).toEqual({ state, ...p, ...expected(model, ids, p) });
+    }
+  };
+  const add = async (n: number) => {
+    for (let i = 0; i < n; i++) {
+      const key = `k${model.size}-${i}`;
+      const d = makeDoc(rand);
+      expect((await api.add(key, json(d))).status).toBe(200);
+      model.set(key, d);
+    }
+    const { rows } = await db.pool.query<{ dockey: string; id: string }>(
+      'SELECT dockey, id::text FROM documents WHERE collection_id = $1',
+      [c.cid],
+    );
+    for (const r of rows) ids.set(r.dockey, Number(r.id));
+  };
+  const change = async () => {
+    const keys = [...model.keys()];
+    for (let i = 0; i < 15; i++) {
+      const key = keys[Math.floor(rand() * keys.length)]!;
+      if (!model.has(key)) continue;
+      const what = rand();
+      if (what < 0.4) {
+        expect((await api.delete(key)).status).toBe(200);
+        model.delete(key);
+      } else if (what < 0.8) {
+        const d = makeDoc(rand);
+        expect((await api.update(key, json(d))).status).toBe(200);
+        model.set(key, d);
+      } else {
+        const regdate = 1_700_000_000 + Math.floor(rand() * 20) * 3600;
+        expect((await api.updateField(key, 'score_regdate', String(regdate))).status).toBe(200);
+        model.set(key, { ...model.get(key)!, regdate });
+      }
+    }
+  };
+
+  await add(120);
+  await check('all pending');
+  await foldAll(index);
+  await check('folded and merged');
+  await change();
+  await check('changes pending, tombstones not applied');
+  await add(40);
+  await foldAll(index);
+  await check('changes folded');
+  await change();
+  await foldAll(index);
+  await check('second round of changes folded');
   const { rows } = await db.pool.query(
-    'SELECT array_to_tsvector($1::text[]) @@ $2::tsquery AS all, array_to_tsvector($1::text[]) @@ $3::tsquery AS one',
-    [terms, tsquery(terms), tsquery(['it'])],
-  );
-  expect(rows[0]).toEqual({ all: true, one: false });
-});
-
-test('When a document has more terms than a tsvector can hold, the terms are cut to the budget', async () => {
-  const words = Array.from({ length: 120_000 }, (_, i) => `w${i.toString(36)}x`).join(' ');
-  const parsed = parseDoc(
-    JSON.stringify({ icontents_title: 't', icontents_body: words, score_regdate: 1 }),
-  );
-  if (!parsed.ok) throw new Error(parsed.error.text);
-  const cols = searchColumns(parsed.value);
-  const bytes = cols.terms.reduce((n, t) => n + Buffer.byteLength(t) + 4, 0);
-  expect(bytes).toBeLessThanOrEqual(MAX_TERM_BYTES);
-  expect(cols.terms.length).toBeLessThan(120_000);
-  // and Postgres accepts it
-  const { rows } = await db.pool.query('SELECT length(array_to_tsvector($1::text[])) AS n', [
-    cols.terms,
-  ]);
-  expect(rows[0].n).toBe(cols.terms.length);
-});
-
-test('When documents are indexed, large term lists leave the doc_search heap for TOAST', async () => {
-  const app = makeApp(db);
-  const c = await newCollection(app);
-  const index = createPostgresIndex(db.pool);
-  const body = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' '); // ~4 KB of terms
-  const parsed = parseDoc(
-    JSON.stringify({ icontents_title: 'short title', icontents_body: body, score_regdate: 1 }),
-  );
-  if (!parsed.ok) throw new Error(parsed.error.text);
-  const { rows: docs } = await db.pool.query(
-    `INSERT INTO documents (collection_id, dockey, doc) VALUES ($1, 'big', '{}') RETURNING id`,
+    `SELECT count(*)::int AS live FROM search_segments WHERE collection_id = $1 AND retired_at IS NULL`,
     [c.cid],
   );
-  const tx = await db.pool.connect();
-  try {
-    await index.recordChange(tx, {
-      op: 'upsert',
-      collectionId: c.cid,
-      dockey: 'big',
-      docId: docs[0].id,
-      version: '1',
-      doc: parsed.value,
-    });
-  } finally {
-    tx.release();
+  expect(rows[0].live).toBeLessThan(MERGE_FACTOR * 2); // merges happened
+  await app.services.close();
+}, 120_000);
+
+// ------------------------------------------------------------------ instances and faults
+
+async function addDocs(api: ReturnType<typeof client>, n: number, prefix: string) {
+  for (let i = 0; i < n; i += 20) {
+    await Promise.all(
+      Array.from({ length: Math.min(20, n - i) }, (_, j) =>
+        api.add(
+          `${prefix}${i + j}`,
+          JSON.stringify({
+            icontents_title: `item ${i + j}`,
+            icontents_body: 'shared 공통',
+            score_regdate: 1_700_000_000 + i + j,
+          }),
+        ),
+      ),
+    );
   }
-  const { rows: toast } = await db.pool.query(
-    `SELECT reltoastrelid::regclass::text AS name FROM pg_class WHERE relname = 'doc_search'`,
-  );
+}
+
+async function indexCounts(cid: string) {
   const { rows } = await db.pool.query(
-    `SELECT count(DISTINCT chunk_id)::int AS n FROM ${toast[0].name}`,
+    `SELECT (SELECT count(*)::int FROM search_pending WHERE collection_id = $1) AS pending,
+            (SELECT count(*)::int FROM search_docnos WHERE collection_id = $1) AS folded,
+            (SELECT count(DISTINCT docno)::int FROM search_docnos WHERE collection_id = $1) AS numbers,
+            (SELECT coalesce(sum(doc_count), 0)::int FROM search_segments
+              WHERE collection_id = $1 AND retired_at IS NULL) AS in_segments`,
+    [cid],
   );
-  expect(rows[0].n).toBe(1); // the terms, out of the heap row
-  const hits = await index.search({
-    collectionId: c.cid,
-    q: 'word399 title',
-    start: 0,
-    len: 10,
-    ca: null,
-    exCa: null,
-    sort: 0,
-    startdate: null,
-    enddate: null,
+  return rows[0] as { pending: number; folded: number; numbers: number; in_segments: number };
+}
+
+async function numfound(api: ReturnType<typeof client>, q: string): Promise<number> {
+  return JSON.parse((await api.search({ q })).text).numfound;
+}
+
+test('When two instances fold one collection at the same time, every document is folded exactly once', async () => {
+  const a = createPostgresIndex(db.pool, { foldBatchSize: 13, autoFold: false });
+  const b = createPostgresIndex(db.pool, { foldBatchSize: 13, autoFold: false });
+  const app = makeApp(db, { index: a });
+  const c = await newCollection(app);
+  const api = client(app, c);
+  await addDocs(api, 300, 'd');
+  await Promise.all([foldAll(a), foldAll(b), foldAll(a), foldAll(b)]);
+  await foldAll(a);
+  expect(await indexCounts(c.cid)).toEqual({
+    pending: 0,
+    folded: 300,
+    numbers: 300,
+    in_segments: 300,
   });
-  expect(hits).toEqual({ numfound: 1, docIds: [docs[0].id] });
+  expect(await numfound(api, 'shared')).toBe(300);
   await app.services.close();
 });
 
-test('When search runs, the function settings apply (no JIT, no parallel workers, no sequential scan)', async () => {
-  const { rows } = await db.pool.query(
-    `SELECT unnest(proconfig) AS setting FROM pg_proc WHERE proname = 'search_doc_ids' ORDER BY 1`,
+test('When a fold is killed midway (its connection terminated), nothing is lost or doubled and the next fold resumes', async () => {
+  const app = makeApp(db);
+  const c = await newCollection(app);
+  const api = client(app, c);
+  await addDocs(api, 100, 'k');
+  // a pool whose fold connection is terminated by the server just before pending rows go
+  const killing = new Proxy(db.pool, {
+    get(target, prop, receiver) {
+      if (prop === 'connect') {
+        return async () => {
+          const conn = await target.connect();
+          return new Proxy(conn, {
+            get(t, p, r) {
+              if (p === 'query') {
+                return async (q: unknown, ...rest: unknown[]) => {
+                  if (typeof q === 'string' && q.startsWith('DELETE FROM search_pending')) {
+                    const pid = (t as unknown as { processID: number }).processID;
+                    await target.query('SELECT pg_terminate_backend($1)', [pid]);
+                  }
+                  return (t.query as (...a: unknown[]) => unknown).call(t, q, ...rest);
+                };
+              }
+              const v = Reflect.get(t, p, r);
+              return typeof v === 'function' ? v.bind(t) : v;
+            },
+          });
+        };
+      }
+      const v = Reflect.get(target, prop, receiver);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  }) as pg.Pool;
+  const doomed = createPostgresIndex(killing, { foldBatchSize: 40, autoFold: false });
+  await expect(doomed.folder.round()).rejects.toThrow();
+  expect(await indexCounts(c.cid)).toEqual({ pending: 100, folded: 0, numbers: 0, in_segments: 0 });
+  expect(await numfound(api, 'shared')).toBe(100);
+
+  const survivor = createPostgresIndex(db.pool, { foldBatchSize: 40, autoFold: false });
+  await foldAll(survivor);
+  expect(await indexCounts(c.cid)).toEqual({
+    pending: 0,
+    folded: 100,
+    numbers: 100,
+    in_segments: 100,
+  });
+  expect(await numfound(api, 'shared')).toBe(100);
+  expect(await numfound(client(makeApp(db, { index: survivor }), c), '공통')).toBe(100);
+  await app.services.close();
+});
+
+test('When another instance changes and folds, this instance sees it in its next search (cached lists are keyed by version)', async () => {
+  const mine = createPostgresIndex(db.pool, { autoFold: false });
+  const theirs = createPostgresIndex(db.pool, { autoFold: false });
+  const appMine = makeApp(db, { index: mine });
+  const appTheirs = makeApp(db, { index: theirs });
+  const c: TestCollection = await newCollection(appMine);
+  await addDocs(client(appTheirs, c), 50, 'x');
+  await foldAll(theirs);
+  expect(await numfound(client(appMine, c), 'shared')).toBe(50); // cached here now
+  for (let i = 0; i < 10; i++) await client(appTheirs, c).delete(`x${i}`);
+  expect(await numfound(client(appMine, c), 'shared')).toBe(40); // tombstones
+  await foldAll(theirs);
+  expect(await numfound(client(appMine, c), 'shared')).toBe(40); // deleted bitmap, new version
+  await addDocs(client(appTheirs, c), 30, 'y');
+  await foldAll(theirs);
+  expect(await numfound(client(appMine, c), 'shared')).toBe(70); // new segment
+  await appMine.services.close();
+  await appTheirs.services.close();
+});
+
+test('When a collection is deleted, its whole index goes (segments, posting lists, numbers, pending)', async () => {
+  const index = createPostgresIndex(db.pool, { foldBatchSize: 20, autoFold: false });
+  const app = makeApp(db, { index });
+  const c = await newCollection(app);
+  await addDocs(client(app, c), 60, 'z');
+  await foldAll(index);
+  await addDocs(client(app, c), 5, 'p');
+  const rows = async () =>
+    (
+      await db.pool.query(
+        `SELECT (SELECT count(*) FROM search_postings WHERE segment_id IN
+                   (SELECT id FROM search_segments WHERE collection_id = $1))::int AS postings,
+                (SELECT count(*) FROM search_segments WHERE collection_id = $1)::int AS segments,
+                (SELECT count(*) FROM search_pending WHERE collection_id = $1)::int AS pending,
+                (SELECT count(*) FROM search_index_state WHERE collection_id = $1)::int AS state`,
+        [c.cid],
+      )
+    ).rows[0];
+  expect((await rows()).postings).toBeGreaterThan(0);
+  const res = await request(app)
+    .delete(`/admin/collections/${c.cid}`)
+    .set('Authorization', 'Bearer test-admin-token-0123456789abcdef');
+  expect(res.status).toBe(204);
+  expect(await rows()).toEqual({ postings: 0, segments: 0, pending: 0, state: 0 });
+  await app.services.close();
+});
+
+test('When the folder works, /metrics shows the fold lag, batch sizes and durations', async () => {
+  const metrics = createMetrics('search-service');
+  const index = createPostgresIndex(db.pool, { metrics, autoFold: false });
+  const app = makeApp(db, { index });
+  const c = await newCollection(app);
+  await addDocs(client(app, c), 10, 'm');
+  await index.folder.round();
+  const text = await metrics.registry.metrics();
+  expect(text).toMatch(/search_fold_lag_documents\{service="search-service"\} \d+/);
+  expect(text).toMatch(/search_fold_batch_documents_count\{service="search-service"\} [1-9]/);
+  expect(text).toMatch(
+    /search_fold_duration_seconds_count\{service="search-service",step="fold"\} [1-9]/,
   );
-  expect(rows.map((r) => r.setting)).toEqual(
-    expect.arrayContaining(['enable_seqscan=off', 'jit=off', 'max_parallel_workers_per_gather=0']),
-  );
+  expect(text).toMatch(/search_index_cache_bytes/);
+  await app.services.close();
 });

@@ -30,5 +30,10 @@ export function selectSearchIndex(deps: {
     });
   }
   deps.logger.info({ engine: 'postgres' }, 'search engine selected');
-  return createPostgresIndex(deps.pool);
+  return createPostgresIndex(deps.pool, {
+    logger: deps.logger,
+    metrics: deps.metrics,
+    cacheBytes: config.indexCacheBytes,
+    foldBatchSize: config.foldBatchSize,
+  });
 }

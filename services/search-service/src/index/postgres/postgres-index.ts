@@ -1,100 +1,269 @@
 import type pg from 'pg';
-import type { ParsedDoc } from '@hub/contracts';
+import { createLogger, type Logger, type Metrics } from '@hub/service-kit';
 import { distinctTerms, queryTerms } from '../analyser';
 import type { DocumentChange, SearchHits, SearchIndex, SearchQuery } from '../search-index';
+import { andInto, andNotInto, newBitset, orInto, setBit, type Bitset } from './bitset';
+import { CollectionView } from './collection-view';
+import { evaluate, type TailMatch } from './evaluate';
+import { DELETED_CHUNK } from './fold-store';
+import { IndexFolder } from './folder';
+import { ABSENT, IndexCache } from './index-cache';
+import {
+  dropIndex,
+  insertPending,
+  readDeleted,
+  readPostings,
+  readSegmentDocs,
+  readSnapshot,
+  unindex,
+  type PostingKind,
+  type Snapshot,
+} from './index-store';
+import { orPostingsInto } from './postings-codec';
+
+export interface PostgresIndexOptions {
+  logger?: Logger;
+  metrics?: Metrics;
+  /** bytes of posting lists, deleted bitmaps and views kept in memory; default 256 MiB */
+  cacheBytes?: number;
+  /** documents per fold; default 2,000 */
+  foldBatchSize?: number;
+  /** the folder's pause when idle; default 100 ms */
+  foldIdleMs?: number;
+  /** false: start() does not run the folder (tests drive folder.round() themselves) */
+  autoFold?: boolean;
+}
+
+/** The snapshot changed under a search (a merge or fold in between): read it again. */
+class SnapshotMoved extends Error {}
 
 /**
- * tsvector holds at most 1 MB; the terms of one document are cut off (in text order) well
- * before that. Each lexeme costs its UTF-8 bytes and a 4-byte entry (no positions are kept).
- */
-export const MAX_TERM_BYTES = 900_000;
-
-function withinBudget(terms: string[]): string[] {
-  let bytes = 0;
-  for (let i = 0; i < terms.length; i++) {
-    bytes += Buffer.byteLength(terms[i]!, 'utf8') + 4;
-    if (bytes > MAX_TERM_BYTES) return terms.slice(0, i);
-  }
-  return terms;
-}
-
-function quote(term: string): string {
-  return `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-}
-
-/** The search columns of one document: analysed title, analysed icontents, date, categories. */
-export function searchColumns(doc: ParsedDoc) {
-  return {
-    regdate: doc.regdate,
-    categories: doc.categories ?? [],
-    titleTerms: withinBudget(distinctTerms([doc.title])),
-    terms: withinBudget(distinctTerms(Object.values(doc.icontents))),
-  };
-}
-
-/** The tsquery text requiring every term; each term quoted (quotes and backslashes escaped). */
-export function tsquery(terms: readonly string[]): string {
-  return terms.map(quote).join(' & ');
-}
-
-/**
- * The Postgres engine: doc_search rows written in the document's own transaction (so search
- * sees a change as soon as it commits), searched through a GIN index by search_doc_ids().
+ * The Postgres engine: per-collection bitmaps (see docs/bitmap-index.md). A change writes the
+ * document's terms to search_pending in the document's own transaction; a search reads one
+ * snapshot (segments, deleted versions, tombstones and the matching pending tail), takes the
+ * segments' posting lists from the cache (or Postgres), and answers with popcounts and a walk
+ * of the collection's result order that stops when the page is full.
  */
 export class PostgresSearchIndex implements SearchIndex {
   readonly engine = 'postgres' as const;
+  readonly folder: IndexFolder;
+  private readonly cache: IndexCache;
+  private readonly autoFold: boolean;
+  /** view extensions in progress, so concurrent searches extend a view once */
+  private readonly extending = new Map<string, Promise<CollectionView>>();
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    opts: PostgresIndexOptions = {},
+  ) {
+    this.autoFold = opts.autoFold ?? true;
+    this.cache = new IndexCache(opts.cacheBytes ?? 256 * 2 ** 20);
+    this.folder = new IndexFolder({
+      pool,
+      logger: opts.logger ?? createLogger('search-service', 'silent'),
+      metrics: opts.metrics,
+      batchSize: opts.foldBatchSize,
+      idleMs: opts.foldIdleMs,
+    });
+    if (opts.metrics) {
+      const { client, registry } = opts.metrics;
+      if (!registry.getSingleMetric('search_index_cache_bytes')) {
+        const cache = this.cache;
+        new client.Gauge({
+          name: 'search_index_cache_bytes',
+          help: 'Bytes held by the bitmap index cache (posting lists, deleted bitmaps, views)',
+          registers: [registry],
+          collect() {
+            this.set(cache.bytes);
+          },
+        });
+      }
+    }
+  }
 
   async recordChange(tx: pg.PoolClient, change: DocumentChange): Promise<void> {
-    if (change.op === 'delete' || !change.doc) {
-      await tx.query({
-        name: 'doc-search-delete',
-        text: 'DELETE FROM doc_search WHERE doc_id = $1',
-        values: [change.docId],
-      });
-      return;
-    }
-    const c = searchColumns(change.doc);
-    await tx.query({
-      name: 'doc-search-upsert',
-      text: `INSERT INTO doc_search (doc_id, collection_id, regdate, categories, title_terms, terms)
-             VALUES ($1, $2, $3, $4, array_to_tsvector($5::text[]), array_to_tsvector($6::text[]))
-             ON CONFLICT (doc_id) DO UPDATE SET regdate = EXCLUDED.regdate,
-               categories = EXCLUDED.categories, title_terms = EXCLUDED.title_terms,
-               terms = EXCLUDED.terms`,
-      values: [change.docId, change.collectionId, c.regdate, c.categories, c.titleTerms, c.terms],
+    // documents.version 1 is a document added just now (a re-add gets a new id): nothing to unindex
+    if (change.version !== '1' || change.op === 'delete') await unindex(tx, change.docId);
+    if (change.op === 'delete' || !change.doc) return;
+    const doc = change.doc;
+    await insertPending(tx, {
+      docId: change.docId,
+      collectionId: change.collectionId,
+      regdate: doc.regdate,
+      categories: doc.categories ?? [],
+      titleTerms: distinctTerms([doc.title]),
+      terms: distinctTerms(Object.values(doc.icontents)),
     });
   }
 
   async dropCollection(tx: pg.PoolClient, collectionId: string): Promise<void> {
-    await tx.query('DELETE FROM doc_search WHERE collection_id = $1', [collectionId]);
+    await dropIndex(tx, collectionId);
   }
 
   async search(query: SearchQuery): Promise<SearchHits> {
     const terms = queryTerms(query.q);
     if (terms.length === 0) return { numfound: 0, docIds: [] };
-    const { rows } = await this.pool.query<{ numfound: string; doc_ids: string[] }>({
-      name: 'search-doc-ids',
-      text: `SELECT numfound, doc_ids::text[] AS doc_ids
-             FROM search_doc_ids($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      values: [
-        query.collectionId,
-        tsquery(terms),
-        query.ca,
-        query.exCa,
-        query.startdate,
-        query.enddate,
-        query.sort,
-        query.start,
-        query.len,
-      ],
-    });
-    const row = rows[0]!;
-    return { numfound: Number(row.numfound), docIds: row.doc_ids };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.searchOnce(query, terms);
+      } catch (e) {
+        if (!(e instanceof SnapshotMoved) || attempt >= 3) throw e;
+      }
+    }
   }
 
-  /** Postgres answers searches whenever it answers at all: always searchable. */
+  private async searchOnce(query: SearchQuery, terms: string[]): Promise<SearchHits> {
+    const snap = await readSnapshot(this.pool, query.collectionId, {
+      terms,
+      ca: query.ca,
+      exCa: query.exCa,
+      from: query.startdate,
+      to: query.enddate,
+    });
+    const tail: TailMatch[] = snap.tail.map(([docId, regdate, inTitle]) => ({
+      docId,
+      regdate: Number(regdate),
+      inTitle,
+    }));
+    const size = snap.nextDocno;
+    const view =
+      snap.epoch === null || size === 0
+        ? new CollectionView(query.collectionId, 'none')
+        : await this.view(query.collectionId, snap);
+
+    const keys: Array<{ kind: PostingKind; term: string }> = terms.map((term) => ({
+      kind: 'w',
+      term,
+    }));
+    if (query.sort === 0) for (const term of terms) keys.push({ kind: 't', term });
+    for (const c of new Set([...(query.ca ?? []), ...(query.exCa ?? [])])) {
+      keys.push({ kind: 'c', term: String(c) });
+    }
+    const lists = size ? await this.postings(snap, keys) : new Map<string, Bitset>();
+    const bitset = (kind: PostingKind, term: string) => lists.get(kind + term) ?? newBitset(size);
+
+    const matches = bitset('w', terms[0]!).slice();
+    for (const term of terms.slice(1)) andInto(matches, bitset('w', term));
+    if (size) andNotInto(matches, await this.deleted(query.collectionId, snap));
+    if (query.ca) {
+      const any = newBitset(size);
+      for (const c of query.ca) orInto(any, bitset('c', String(c)));
+      andInto(matches, any);
+    }
+    for (const c of query.exCa ?? []) andNotInto(matches, bitset('c', String(c)));
+    let titleMatches: Bitset | null = null;
+    if (query.sort === 0) {
+      titleMatches = matches.slice();
+      for (const term of terms) andInto(titleMatches, bitset('t', term));
+    }
+    return evaluate({
+      matches,
+      titleMatches,
+      view,
+      tail,
+      sort: query.sort,
+      start: query.start,
+      len: query.len,
+      from: query.startdate === null ? null : Number(query.startdate),
+      to: query.enddate === null ? null : Number(query.enddate),
+    });
+  }
+
+  /** The collection's view, extended to every number of the snapshot. */
+  private async view(collectionId: string, snap: Snapshot): Promise<CollectionView> {
+    const epoch = snap.epoch!;
+    const key = `${collectionId}:${epoch}`;
+    for (;;) {
+      const view = this.cache.view(collectionId, epoch) ?? new CollectionView(collectionId, epoch);
+      if (view.size >= snap.nextDocno) return view;
+      const running = this.extending.get(key);
+      if (running) {
+        await running;
+        continue;
+      }
+      const extension = this.extend(view, snap).finally(() => this.extending.delete(key));
+      this.extending.set(key, extension);
+      return extension;
+    }
+  }
+
+  private async extend(view: CollectionView, snap: Snapshot): Promise<CollectionView> {
+    const needed = snap.segments.filter((s) => s.firstDocno + s.docCount > view.size);
+    const docs = await readSegmentDocs(
+      this.pool,
+      needed.map((s) => s.id),
+    );
+    if (docs.length !== needed.length) throw new SnapshotMoved();
+    for (const s of docs) view.append(s.firstDocno, s.docIds, s.regdates);
+    if (view.size < snap.nextDocno) throw new SnapshotMoved();
+    this.cache.setView(view);
+    return view;
+  }
+
+  /** Each key's posting lists over the snapshot's segments, OR-ed into one bitset per key. */
+  private async postings(
+    snap: Snapshot,
+    keys: Array<{ kind: PostingKind; term: string }>,
+  ): Promise<Map<string, Bitset>> {
+    const missingSegments = new Set<string>();
+    const missingKeys = new Map<string, { kind: PostingKind; term: string }>();
+    for (const s of snap.segments) {
+      for (const k of keys) {
+        if (this.cache.posting(s.id, k.kind, k.term) === undefined) {
+          missingSegments.add(s.id);
+          missingKeys.set(k.kind + k.term, k);
+        }
+      }
+    }
+    if (missingSegments.size) {
+      const rows = await readPostings(this.pool, [...missingSegments], [...missingKeys.values()]);
+      const found = new Set(rows.map((r) => r.segmentId));
+      if (found.size !== missingSegments.size) throw new SnapshotMoved();
+      for (const r of rows) this.cache.setPosting(r.segmentId, r.kind, r.term, r.data);
+    }
+    const out = new Map<string, Bitset>();
+    for (const k of keys) {
+      const bits = newBitset(snap.nextDocno);
+      for (const s of snap.segments) {
+        const data = this.cache.posting(s.id, k.kind, k.term);
+        if (data === undefined) throw new SnapshotMoved(); // evicted in between: read again
+        if (data !== ABSENT) orPostingsInto(data, s.firstDocno, bits);
+      }
+      out.set(k.kind + k.term, bits);
+    }
+    return out;
+  }
+
+  /** The deleted numbers of the snapshot: its deleted-chunk versions plus its tombstones. */
+  private async deleted(collectionId: string, snap: Snapshot): Promise<Bitset> {
+    const epoch = snap.epoch!;
+    const bits = newBitset(snap.nextDocno);
+    const missing = snap.deleted.filter(
+      ([chunk, version]) => !this.cache.deleted(collectionId, epoch, chunk, version),
+    );
+    if (missing.length) {
+      const rows = await readDeleted(
+        this.pool,
+        collectionId,
+        missing.map(([chunk]) => chunk),
+      );
+      for (const r of rows) {
+        const words = new Uint32Array(DELETED_CHUNK / 32);
+        for (let i = 0; i < words.length; i++) words[i] = r.bits.readUInt32LE(4 * i);
+        this.cache.setDeleted(collectionId, epoch, r.chunk, r.version, words);
+      }
+    }
+    for (const [chunk, version] of snap.deleted) {
+      const words = this.cache.deleted(collectionId, epoch, chunk, version);
+      if (!words) throw new SnapshotMoved(); // a newer version was folded in between
+      const base = (chunk * DELETED_CHUNK) >>> 5;
+      for (let i = 0; i < words.length && base + i < bits.length; i++) bits[base + i]! |= words[i]!;
+    }
+    for (const docno of snap.tombstones) if (docno < snap.nextDocno) setBit(bits, docno);
+    return bits;
+  }
+
+  /** Every committed document is searchable at once (the pending tail): always searchable. */
   async status(): Promise<{ searchable: boolean; reason?: string }> {
     return { searchable: true };
   }
@@ -102,8 +271,19 @@ export class PostgresSearchIndex implements SearchIndex {
   async ping(): Promise<void> {
     await this.pool.query('SELECT 1');
   }
+
+  start(): void {
+    if (this.autoFold) this.folder.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.folder.stop();
+  }
 }
 
-export function createPostgresIndex(pool: pg.Pool): SearchIndex {
-  return new PostgresSearchIndex(pool);
+export function createPostgresIndex(
+  pool: pg.Pool,
+  opts: PostgresIndexOptions = {},
+): PostgresSearchIndex {
+  return new PostgresSearchIndex(pool, opts);
 }

@@ -1,0 +1,100 @@
+/**
+ * What a search needs to know about every folded document of one collection, by document
+ * number: its documents.id and score_regdate, and all numbers in result order (regdate
+ * descending, then documents.id descending). Numbers are never reused and a number's
+ * (id, regdate) never changes (a changed document gets a new number), so a view only grows:
+ * it is extended with the segments folded since, never rebuilt.
+ */
+export class CollectionView {
+  /** document numbers 0 .. size - 1 are loaded */
+  size = 0;
+  docId = new Float64Array(1024);
+  regdate = new Float64Array(1024);
+  /** the loaded numbers in result order */
+  order = new Uint32Array(1024);
+
+  constructor(
+    readonly collectionId: string,
+    readonly epoch: string,
+  ) {}
+
+  /** memory held, for the cache's size limit */
+  get bytes(): number {
+    return this.docId.byteLength + this.regdate.byteLength + this.order.byteLength + 64;
+  }
+
+  /** true when a comes before b in result order */
+  before(a: number, b: number): boolean {
+    const ra = this.regdate[a]!;
+    const rb = this.regdate[b]!;
+    return ra > rb || (ra === rb && this.docId[a]! > this.docId[b]!);
+  }
+
+  /**
+   * Adds numbers first .. first + ids.length - 1 (ids and regdates of a segment, or the part
+   * of one not loaded yet). Numbers must arrive in order, without gaps.
+   */
+  append(first: number, ids: ArrayLike<number>, regdates: ArrayLike<number>): void {
+    const skip = this.size - first;
+    if (skip < 0) throw new Error(`view of ${this.collectionId}: gap at ${this.size}`);
+    const added = ids.length - skip;
+    if (added <= 0) return;
+    const size = this.size + added;
+    this.grow(size);
+    const fresh = new Uint32Array(added);
+    for (let i = 0; i < added; i++) {
+      const d = this.size + i;
+      this.docId[d] = ids[skip + i]!;
+      this.regdate[d] = regdates[skip + i]!;
+      fresh[i] = d;
+    }
+    fresh.sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
+    // merge the sorted new numbers into the order, from the back
+    let i = this.size - 1;
+    let j = added - 1;
+    for (let k = size - 1; k >= 0 && j >= 0; k--) {
+      if (i >= 0 && this.before(fresh[j]!, this.order[i]!)) this.order[k] = this.order[i--]!;
+      else this.order[k] = fresh[j--]!;
+    }
+    this.size = size;
+  }
+
+  /**
+   * The positions [lo, hi) of `order` whose regdate lies in [from, to] (either bound may be
+   * absent).
+   */
+  positions(from: number | null, to: number | null): [number, number] {
+    // order is by regdate descending: first position with regdate <= to, first with < from
+    const firstAtMost = (bound: number) => this.search((r) => r <= bound);
+    const lo = to === null ? 0 : firstAtMost(to);
+    const hi = from === null ? this.size : this.search((r) => r < from);
+    return [lo, Math.max(lo, hi)];
+  }
+
+  /** the first position whose regdate satisfies `ok` (ok is monotone along the order) */
+  private search(ok: (regdate: number) => boolean): number {
+    let lo = 0;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ok(this.regdate[this.order[mid]!]!)) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
+  private grow(size: number): void {
+    if (size <= this.docId.length) return;
+    let capacity = this.docId.length;
+    while (capacity < size) capacity *= 2;
+    const docId = new Float64Array(capacity);
+    docId.set(this.docId.subarray(0, this.size));
+    const regdate = new Float64Array(capacity);
+    regdate.set(this.regdate.subarray(0, this.size));
+    const order = new Uint32Array(capacity);
+    order.set(this.order.subarray(0, this.size));
+    this.docId = docId;
+    this.regdate = regdate;
+    this.order = order;
+  }
+}

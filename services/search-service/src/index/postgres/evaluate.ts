@@ -1,0 +1,146 @@
+import { andNot, cardinality, hasBit, setBits, type Bitset } from './bitset';
+import type { CollectionView } from './collection-view';
+
+/** A pending (not yet folded) document that matches the query. */
+export interface TailMatch {
+  docId: number;
+  regdate: number;
+  inTitle: boolean;
+}
+
+export interface Evaluation {
+  /** folded matches after every filter but the dates (deleted documents removed) */
+  matches: Bitset;
+  /** of those, the ones with every query term in the title (relevance only) */
+  titleMatches: Bitset | null;
+  view: CollectionView;
+  tail: TailMatch[];
+  sort: 0 | 1;
+  start: number;
+  len: number;
+  from: number | null;
+  to: number | null;
+}
+
+/** A set at most this large is sorted; a larger one is read off the view's order. */
+const SORT_AT_MOST = 2048;
+
+interface Ranked {
+  docId: number;
+  regdate: number;
+}
+
+const byResultOrder = (a: Ranked, b: Ranked) => b.regdate - a.regdate || b.docId - a.docId;
+
+/**
+ * The exact number of matches and the documents.id of one page, in result order: relevance
+ * (sort 0) puts the documents with every term in the title first; inside a tier, and for
+ * sort 1, newest score_regdate first, then the higher documents.id. Folded matches and the
+ * pending tail are ranked together. The cost follows the page, not the number of matches:
+ * counts are popcounts, a page is read off the view's order until it is full.
+ */
+export function evaluate(e: Evaluation): { numfound: number; docIds: string[] } {
+  const wanted = e.start + e.len;
+  const folded =
+    e.from !== null || e.to !== null ? inDateRange(e, wanted) : withoutDates(e, wanted);
+  const tailTitle = e.sort === 0 ? e.tail.filter((t) => t.inTitle) : [];
+  const tailRest = e.sort === 0 ? e.tail.filter((t) => !t.inTitle) : e.tail;
+  tailTitle.sort(byResultOrder);
+  tailRest.sort(byResultOrder);
+  const page = [
+    ...mergeRanked(folded.title, tailTitle, wanted),
+    ...mergeRanked(folded.rest, tailRest, wanted),
+  ].slice(e.start, wanted);
+  return {
+    numfound: folded.count + e.tail.length,
+    docIds: page.map((r) => String(r.docId)),
+  };
+}
+
+interface FoldedPage {
+  count: number;
+  /** the first `wanted` title-tier matches in order (empty for sort 1) */
+  title: Ranked[];
+  /** the first `wanted` other matches in order */
+  rest: Ranked[];
+}
+
+function withoutDates(e: Evaluation, wanted: number): FoldedPage {
+  const count = cardinality(e.matches);
+  if (e.sort === 1 || !e.titleMatches) {
+    return { count, title: [], rest: first(e.view, e.matches, count, wanted) };
+  }
+  const titleCount = cardinality(e.titleMatches);
+  const title = first(e.view, e.titleMatches, titleCount, wanted);
+  const rest =
+    titleCount >= wanted
+      ? []
+      : first(e.view, andNot(e.matches, e.titleMatches), count - titleCount, wanted);
+  return { count, title, rest };
+}
+
+/** The first `wanted` members of `set` (of `size` members) in result order. */
+function first(view: CollectionView, set: Bitset, size: number, wanted: number): Ranked[] {
+  if (size === 0) return [];
+  if (size <= SORT_AT_MOST) {
+    return setBits(set)
+      .map((d) => ranked(view, d))
+      .sort(byResultOrder)
+      .slice(0, wanted);
+  }
+  const out: Ranked[] = [];
+  const order = view.order;
+  for (let p = 0; p < view.size && out.length < wanted; p++) {
+    const d = order[p]!;
+    if (hasBit(set, d)) out.push(ranked(view, d));
+  }
+  return out;
+}
+
+/** With date bounds: the count and the page come from the same walk over the dates' range. */
+function inDateRange(e: Evaluation, wanted: number): FoldedPage {
+  const view = e.view;
+  const title = e.sort === 0 ? e.titleMatches : null;
+  const inRange = (d: number) =>
+    (e.from === null || view.regdate[d]! >= e.from) && (e.to === null || view.regdate[d]! <= e.to);
+  const size = cardinality(e.matches);
+  if (size <= SORT_AT_MOST) {
+    const all = setBits(e.matches)
+      .filter(inRange)
+      .map((d) => ({ d, r: ranked(view, d) }))
+      .sort((a, b) => byResultOrder(a.r, b.r));
+    return {
+      count: all.length,
+      title: title ? all.filter((x) => hasBit(title, x.d)).map((x) => x.r) : [],
+      rest: all.filter((x) => !title || !hasBit(title, x.d)).map((x) => x.r),
+    };
+  }
+  const [lo, hi] = view.positions(e.from, e.to);
+  const page: FoldedPage = { count: 0, title: [], rest: [] };
+  const order = view.order;
+  for (let p = lo; p < hi; p++) {
+    const d = order[p]!;
+    if (!hasBit(e.matches, d)) continue;
+    page.count++;
+    const tier = title && hasBit(title, d) ? page.title : page.rest;
+    if (tier.length < wanted) tier.push(ranked(view, d));
+  }
+  return page;
+}
+
+function ranked(view: CollectionView, d: number): Ranked {
+  return { docId: view.docId[d]!, regdate: view.regdate[d]! };
+}
+
+/** The first `wanted` of two lists already in result order, in result order. */
+function mergeRanked(a: Ranked[], b: Ranked[], wanted: number): Ranked[] {
+  if (b.length === 0) return a.slice(0, wanted);
+  const out: Ranked[] = [];
+  let i = 0;
+  let j = 0;
+  while (out.length < wanted && (i < a.length || j < b.length)) {
+    if (j >= b.length || (i < a.length && byResultOrder(a[i]!, b[j]!) <= 0)) out.push(a[i++]!);
+    else out.push(b[j++]!);
+  }
+  return out;
+}

@@ -1,0 +1,61 @@
+import { LRUCache } from 'lru-cache';
+import type { CollectionView } from './collection-view';
+
+/** A posting list known to be absent from a segment (cached too: most terms are in few segments). */
+export const ABSENT: Buffer = Buffer.alloc(0);
+
+type Entry = Buffer | Uint32Array | CollectionView;
+
+/**
+ * The in-process cache of the bitmap index, bounded in bytes (least recently used goes first):
+ * posting lists by (segment, kind, term), deleted bitmaps by (collection, epoch, chunk,
+ * version), and collection views by (collection, epoch). Segments never change and every
+ * other key carries the version it was read at, so an entry is never stale: a change made by
+ * any instance shows up as a new key in the next search's snapshot (that is the cross-instance
+ * invalidation), and old keys age out.
+ */
+export class IndexCache {
+  private readonly lru: LRUCache<string, Entry>;
+
+  constructor(maxBytes: number) {
+    this.lru = new LRUCache<string, Entry>({
+      maxSize: maxBytes,
+      sizeCalculation: (v) => Math.max(1, 'bytes' in v ? v.bytes : v.byteLength + 48),
+    });
+  }
+
+  get bytes(): number {
+    return this.lru.calculatedSize;
+  }
+
+  posting(segmentId: string, kind: string, term: string): Buffer | undefined {
+    return this.lru.get(`p${segmentId}:${kind}${term}`) as Buffer | undefined;
+  }
+
+  setPosting(segmentId: string, kind: string, term: string, data: Buffer | null): void {
+    this.lru.set(`p${segmentId}:${kind}${term}`, data ?? ABSENT);
+  }
+
+  deleted(collectionId: string, epoch: string, chunk: number, version: number) {
+    return this.lru.get(`d${collectionId}:${epoch}:${chunk}:${version}`) as Uint32Array | undefined;
+  }
+
+  setDeleted(
+    collectionId: string,
+    epoch: string,
+    chunk: number,
+    version: number,
+    bits: Uint32Array,
+  ) {
+    this.lru.set(`d${collectionId}:${epoch}:${chunk}:${version}`, bits);
+  }
+
+  view(collectionId: string, epoch: string): CollectionView | undefined {
+    return this.lru.get(`v${collectionId}:${epoch}`) as CollectionView | undefined;
+  }
+
+  /** (re)stores a view, also after it grew (its size is counted again) */
+  setView(view: CollectionView): void {
+    this.lru.set(`v${view.collectionId}:${view.epoch}`, view);
+  }
+}

@@ -1,0 +1,94 @@
+import { endianness } from 'node:os';
+import { setBits, type Bitset } from './bitset';
+
+/**
+ * The stored form of one posting list: the document numbers of one term inside one segment,
+ * as offsets from the segment's first document number. A 4-byte header (format, 0, 0, 0) and
+ * the smallest of three bodies (the two container kinds of roaring bitmaps):
+ *   1 — sorted offsets as uint16 (segments of at most 65,536 documents),
+ *   2 — sorted offsets as uint32,
+ *   3 — a bitmap of the segment's length, uint32 words.
+ * Little-endian throughout.
+ */
+const U16 = 1;
+const U32 = 2;
+const BITMAP = 3;
+const HEADER = 4;
+const NATIVE_LE = endianness() === 'LE';
+
+export function encodePostings(offsets: ArrayLike<number>, segmentLength: number): Buffer {
+  const n = offsets.length;
+  const words = (segmentLength + 31) >>> 5;
+  const arrayWidth = segmentLength <= 0x10000 ? 2 : 4;
+  if (n * arrayWidth <= words * 4) {
+    const out = Buffer.alloc(HEADER + n * arrayWidth);
+    out[0] = arrayWidth === 2 ? U16 : U32;
+    for (let i = 0; i < n; i++) {
+      if (arrayWidth === 2) out.writeUInt16LE(offsets[i]!, HEADER + 2 * i);
+      else out.writeUInt32LE(offsets[i]!, HEADER + 4 * i);
+    }
+    return out;
+  }
+  const out = Buffer.alloc(HEADER + words * 4);
+  out[0] = BITMAP;
+  const bits = new Uint32Array(words);
+  for (let i = 0; i < n; i++) bits[offsets[i]! >>> 5]! |= 1 << (offsets[i]! & 31);
+  for (let w = 0; w < words; w++) out.writeUInt32LE(bits[w]!, HEADER + 4 * w);
+  return out;
+}
+
+function words(data: Buffer): Uint32Array {
+  const count = (data.length - HEADER) >>> 2;
+  if (NATIVE_LE && ((data.byteOffset + HEADER) & 3) === 0) {
+    return new Uint32Array(data.buffer, data.byteOffset + HEADER, count);
+  }
+  const out = new Uint32Array(count);
+  for (let i = 0; i < count; i++) out[i] = data.readUInt32LE(HEADER + 4 * i);
+  return out;
+}
+
+/** Sets the posting list's documents (offset + base) in `into`. */
+export function orPostingsInto(data: Buffer, base: number, into: Bitset): void {
+  const format = data[0];
+  if (format === U16) {
+    for (let p = HEADER; p < data.length; p += 2) {
+      const d = base + (data[p]! | (data[p + 1]! << 8));
+      into[d >>> 5]! |= 1 << (d & 31);
+    }
+  } else if (format === U32) {
+    for (let p = HEADER; p < data.length; p += 4) {
+      const d = base + data.readUInt32LE(p);
+      into[d >>> 5]! |= 1 << (d & 31);
+    }
+  } else if (format === BITMAP) {
+    const w = words(data);
+    const first = base >>> 5;
+    const shift = base & 31;
+    const last = into.length;
+    for (let j = 0; j < w.length; j++) {
+      const v = w[j]!;
+      if (v === 0) continue;
+      const t = first + j;
+      if (t < last) into[t]! |= v << shift;
+      if (shift !== 0 && t + 1 < last) into[t + 1]! |= v >>> (32 - shift);
+    }
+  } else {
+    throw new Error(`unknown posting list format ${format}`);
+  }
+}
+
+/** The offsets of a posting list, ascending. */
+export function decodeOffsets(data: Buffer): number[] {
+  const format = data[0];
+  const out: number[] = [];
+  if (format === U16) {
+    for (let p = HEADER; p < data.length; p += 2) out.push(data.readUInt16LE(p));
+  } else if (format === U32) {
+    for (let p = HEADER; p < data.length; p += 4) out.push(data.readUInt32LE(p));
+  } else if (format === BITMAP) {
+    return setBits(words(data));
+  } else {
+    throw new Error(`unknown posting list format ${format}`);
+  }
+  return out;
+}
