@@ -6,23 +6,16 @@ import { loadConfig } from '../src/config';
 import {
   ACCEPT_JSON,
   ACCEPT_XML,
-  closeApps,
   getFeed,
   makeApp,
-  openDatabase,
   READ_TOKEN,
   SECRET,
   token,
+  useDatabase,
 } from './helpers';
 
 let db: TestDatabase;
-beforeAll(async () => {
-  db = await openDatabase();
-});
-afterAll(async () => {
-  await closeApps();
-  await db.drop();
-});
+useDatabase((opened) => (db = opened));
 
 function b64(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');

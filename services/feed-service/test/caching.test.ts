@@ -8,26 +8,19 @@ import { renderFromStore } from '../src/domain/read-feed';
 import {
   ACCEPT_JSON,
   ACCEPT_XML,
-  closeApps,
   getFeed,
   item,
   makeApp,
-  openDatabase,
   publish,
   READ_TOKEN,
   settled,
   token,
   until,
+  useDatabase,
 } from './helpers';
 
 let db: TestDatabase;
-beforeAll(async () => {
-  db = await openDatabase();
-});
-afterAll(async () => {
-  await closeApps();
-  await db.drop();
-});
+useDatabase((opened) => (db = opened));
 beforeEach(async () => {
   await db.pool.query('TRUNCATE feed_items, feed_state');
 });

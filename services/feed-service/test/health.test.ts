@@ -1,16 +1,10 @@
 import request from 'supertest';
 import type { TestDatabase } from '@hub/testing';
 import { loadConfig } from '../src/config';
-import { closeApps, makeApp, openDatabase } from './helpers';
+import { makeApp, useDatabase } from './helpers';
 
 let db: TestDatabase;
-beforeAll(async () => {
-  db = await openDatabase();
-});
-afterAll(async () => {
-  await closeApps();
-  await db.drop();
-});
+useDatabase((opened) => (db = opened));
 
 test('When the database answers, GET /healthz answers 200', async () => {
   const app = await makeApp(db);

@@ -45,6 +45,22 @@ export async function closeApps(): Promise<void> {
   await Promise.all(apps.splice(0).map((a) => a.close()));
 }
 
+/**
+ * A test file's database: migrated before its tests (handed to `opened`), dropped after
+ * them, once the apps made with makeApp are closed.
+ */
+export function useDatabase(opened: (db: TestDatabase) => void): void {
+  let db: TestDatabase | undefined;
+  beforeAll(async () => {
+    db = await openDatabase();
+    opened(db);
+  });
+  afterAll(async () => {
+    await closeApps();
+    await db?.drop();
+  });
+}
+
 export interface TokenOpts {
   scope?: string;
   sub?: string;

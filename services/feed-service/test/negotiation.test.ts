@@ -3,24 +3,17 @@ import type { TestDatabase } from '@hub/testing';
 import {
   ACCEPT_JSON,
   ACCEPT_XML,
-  closeApps,
   getFeed,
   makeApp,
-  openDatabase,
   READ_TOKEN,
   TYPE_JSON,
   TYPE_XML,
+  useDatabase,
   WRITE_TOKEN,
 } from './helpers';
 
 let db: TestDatabase;
-beforeAll(async () => {
-  db = await openDatabase();
-});
-afterAll(async () => {
-  await closeApps();
-  await db.drop();
-});
+useDatabase((opened) => (db = opened));
 
 describe('Accept and versions', () => {
   test('When the vendor 1.0 type is asked for, the answer carries that media type with charset=utf-8 and Vary: Accept', async () => {

@@ -1,28 +1,22 @@
+import { DOMParser } from '@xmldom/xmldom';
 import request from 'supertest';
 import type { TestDatabase } from '@hub/testing';
 import { ITEM_LIMITS } from '../src/domain/item-input';
 import { parsePubDate } from '../src/domain/dates';
 import {
   BASE_URL,
-  closeApps,
   getFeed,
   item,
   makeApp,
-  openDatabase,
   publish,
   READ_TOKEN,
   TYPE_JSON,
+  useDatabase,
   WRITE_TOKEN,
 } from './helpers';
 
 let db: TestDatabase;
-beforeAll(async () => {
-  db = await openDatabase();
-});
-afterAll(async () => {
-  await closeApps();
-  await db.drop();
-});
+useDatabase((opened) => (db = opened));
 beforeEach(async () => {
   await db.pool.query('TRUNCATE feed_items, feed_state');
 });
@@ -228,6 +222,19 @@ describe('422: bad items are refused and nothing is stored', () => {
       expect([body, res.status]).toEqual([body, 422]);
     }
     expect(await count()).toBe(0);
+  });
+
+  test('When an error message quotes entity-like input, the XML error body gives it back as text', async () => {
+    const app = await makeApp(db);
+    const res = await publish(app, { ...item(), '&amp;\r': 1 }).set('Accept', 'application/xml');
+    expect(res.status).toBe(422);
+    expect(res.headers['content-type']).toBe('application/xml;charset=utf-8');
+    const message = new DOMParser()
+      .parseFromString(res.text, 'text/xml')
+      .getElementsByTagName('message')[0]!.textContent;
+    expect(message).toBe(
+      'invalid parameter or missing required value: "&amp;\\r" is not a known field',
+    );
   });
 
   test('When the body is broken JSON, POST answers 422, not 500', async () => {

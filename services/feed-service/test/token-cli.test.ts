@@ -2,16 +2,10 @@ import { generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { TestDatabase } from '@hub/testing';
 import { main, mintToken, parseTtl } from '../src/cli/token';
-import { closeApps, getFeed, item, makeApp, openDatabase, publish, SECRET } from './helpers';
+import { getFeed, item, makeApp, publish, SECRET, useDatabase } from './helpers';
 
 let db: TestDatabase;
-beforeAll(async () => {
-  db = await openDatabase();
-});
-afterAll(async () => {
-  await closeApps();
-  await db.drop();
-});
+useDatabase((opened) => (db = opened));
 
 function run(args: string[], env: NodeJS.ProcessEnv) {
   let out = '';

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { create } from 'xmlbuilder2';
 import { FEED_ERRORS, type FeedFormat } from '@hub/contracts';
 import { ServiceError, type Logger } from '@hub/service-kit';
+import { element, textElement, XML_DECLARATION } from '../render/xml-markup';
 import type { Negotiator } from './negotiation';
 
 export const ERROR_CONTENT_TYPES: Record<FeedFormat, string> = {
@@ -17,12 +17,10 @@ export const ERROR_CONTENT_TYPES: Record<FeedFormat, string> = {
  */
 export function errorBody(format: FeedFormat, status: number, message: string): string {
   if (format === 'json') return JSON.stringify({ error: { status, message } });
-  const doc = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '\uFFFD' }).ele(
-    'error',
+  return (
+    XML_DECLARATION +
+    element('error', {}, textElement('status', String(status)) + textElement('message', message))
   );
-  doc.ele('status').txt(String(status));
-  doc.ele('message').txt(message);
-  return doc.end({ prettyPrint: false });
 }
 
 export function writeError(res: ServerResponse, err: ServiceError, format: FeedFormat): void {

@@ -12,9 +12,10 @@ const MAYBE_NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF
 /* eslint-enable no-control-regex */
 
 /**
- * Text XML can carry: anything it cannot becomes U+FFFD. Published items never hold such
- * characters (refused with 422); this guards rows written by other means. One regex test
- * per value, which is far cheaper than xmlbuilder2's invalidCharReplacement option.
+ * The one policy for characters XML 1.0 cannot carry: published items never hold them
+ * (refused with 422, see item-input.ts); anything else that reaches a document (rows
+ * written by other means, settings, error messages) gets U+FFFD in their place, so the
+ * document stays well-formed. JSON carries them as they are.
  */
 export function xmlSafe(text: string): string {
   if (!MAYBE_NOT_XML_CHAR.test(text) || !NOT_XML_CHAR.test(text)) return text;
