@@ -126,7 +126,7 @@ export function publish(app: FeedApp, body: unknown, bearer: string = WRITE_TOKE
     .send(JSON.stringify(body));
 }
 
-/** Rows straight into the table (bypassing the API), pub_date = base + i minutes. */
+/** Rows straight into the table (bypassing the API), pub_date = base + i minutes; links unique per category and prefix. */
 export async function insertRows(
   pool: pg.Pool,
   n: number,
@@ -134,7 +134,7 @@ export async function insertRows(
 ): Promise<void> {
   await pool.query(
     `INSERT INTO feed_items (title, link, description, category, creator, pub_date)
-     SELECT $3 || ' ' || i, 'https://hub.example.com/rows/' || i, 'row ' || i, $1, 'creator ' || i, $2::timestamptz + i * interval '1 minute'
+     SELECT $3 || ' ' || i, 'https://hub.example.com/' || $1 || '/' || $3 || '/' || i, 'row ' || i, $1, 'creator ' || i, $2::timestamptz + i * interval '1 minute'
      FROM generate_series(1, $4::int) AS i`,
     [opts.category ?? 'it', opts.base ?? '2026-01-01T00:00:00Z', opts.prefix ?? 'row', n],
   );

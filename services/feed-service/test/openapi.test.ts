@@ -40,8 +40,19 @@ test('When real requests are made, every response matches the OpenAPI document',
     r.set('Authorization', `Bearer ${READ_TOKEN}`).set('Accept', accept);
   const created = await w(request(app).post('/hub/contents')).send(item);
   const id = String(created.body.id);
+  const second = await w(request(app).post('/hub/contents')).send({
+    ...item,
+    link: 'https://example.com/b',
+  });
+  const other = String(second.body.id);
   const calls: Array<[string, string, request.Response]> = [
     ['POST', '/hub/contents', created],
+    ['POST', '/hub/contents', await w(request(app).post('/hub/contents')).send(item)],
+    [
+      'POST',
+      '/hub/contents',
+      await w(request(app).post('/hub/contents')).send({ ...item, title: 'other' }),
+    ],
     [
       'POST',
       '/hub/contents',
@@ -49,6 +60,11 @@ test('When real requests are made, every response matches the OpenAPI document',
     ],
     ['POST', '/hub/contents', await rd(request(app).post('/hub/contents')).send(item)],
     ['PUT', `/hub/contents/${id}`, await w(request(app).put(`/hub/contents/${id}`)).send(item)],
+    [
+      'PUT',
+      `/hub/contents/${other}`,
+      await w(request(app).put(`/hub/contents/${other}`)).send(item),
+    ],
     ['GET', '/hub/contents', await rd(request(app).get('/hub/contents'))],
     ['GET', '/hub/contents', await rd(request(app).get('/hub/contents'), ACCEPT_XML)],
     [
@@ -72,7 +88,7 @@ test('When real requests are made, every response matches the OpenAPI document',
     expect(() => check(method, url, res)).not.toThrow();
   }
   expect(calls.map(([, , r]) => r.status)).toEqual([
-    201, 422, 403, 200, 200, 200, 200, 422, 401, 204, 404, 200, 200, 200,
+    201, 200, 409, 422, 403, 200, 409, 200, 200, 200, 422, 401, 204, 404, 200, 200, 200,
   ]);
 });
 

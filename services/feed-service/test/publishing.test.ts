@@ -89,7 +89,10 @@ describe('POST /hub/contents', () => {
       ['2026-11-23 05:26:57+0000', 'Mon, 23 Nov 2026 05:26:57 GMT'],
     ];
     for (const [sent, shown] of forms) {
-      const res = await publish(app, item({ pubDate: sent }));
+      const res = await publish(
+        app,
+        item({ pubDate: sent, link: `https://hub.example.com/${encodeURIComponent(sent)}` }),
+      );
       expect([sent, res.status, res.body.pubDate]).toEqual([sent, 201, shown]);
     }
   });

@@ -429,8 +429,8 @@ describe('selection and order', () => {
 
   test('When items have the same pubDate, the later published comes first', async () => {
     const app = await makeApp(db, {}, { cache: false });
-    await publish(app, item({ title: 'first' }));
-    await publish(app, item({ title: 'second' }));
+    await publish(app, item({ title: 'first', link: 'https://hub.example.com/first' }));
+    await publish(app, item({ title: 'second', link: 'https://hub.example.com/second' }));
     expect(
       (await getFeed(app, '/hub/contents')).body.channel.item.map(
         (i: { title: string }) => i.title,

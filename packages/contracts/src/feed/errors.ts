@@ -48,7 +48,17 @@ export const FEED_ERRORS = {
     text: 'request body must be application/json',
     meaning: 'the publishing body is not JSON',
   },
+  /**
+   * The link identifies an item (guid = link): a POST of a link that exists with other
+   * content, or a PUT moving an item to another item's link. `Location` names the item
+   * that has the link. (A POST repeating the existing item exactly is a safe retry: 200.)
+   */
+  linkConflict: {
+    status: 409,
+    text: 'an item with this link already exists',
+    meaning: 'the link identifies an item; the Location header names the item that has it',
+  },
 } as const satisfies Record<string, FeedErrorRow>;
 
-/** The spec's own rows (the last two are ours, for the write side). */
+/** The spec's own rows (403, 405, 409, 413 and 415 are ours, for the write side). */
 export const FEED_SPEC_ERROR_STATUSES = [401, 404, 422, 500, 503] as const;

@@ -124,11 +124,18 @@ function fieldName(k: string): string {
   return JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}…` : k);
 }
 
+/** A valid item as sent. */
+export interface ItemInput {
+  fields: ItemFields;
+  /** false when pubDate was left out (fields.pubDate is then `now`) */
+  pubDateGiven: boolean;
+}
+
 /**
  * A publisher's JSON item → the fields to store, or a 422 naming the first bad field.
  * pubDate: RFC 822 or ISO 8601 (with offset); absent → `now`.
  */
-export function parseItemInput(body: unknown, now: Date): ItemFields {
+export function parseItemInput(body: unknown, now: Date): ItemInput {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw invalidField('the body must be a JSON object');
   const b = body as Record<string, unknown>;
@@ -145,7 +152,8 @@ export function parseItemInput(body: unknown, now: Date): ItemFields {
   if (author !== null && !AUTHOR.test(author))
     throw invalidField('author must be an e-mail address, optionally followed by " (Name)"');
   let pubDate = now;
-  if (b.pubDate !== undefined && b.pubDate !== null) {
+  const pubDateGiven = b.pubDate !== undefined && b.pubDate !== null;
+  if (pubDateGiven) {
     if (typeof b.pubDate !== 'string') throw invalidField('pubDate must be a string');
     const parsed = parsePubDate(b.pubDate);
     if (!parsed)
@@ -154,7 +162,7 @@ export function parseItemInput(body: unknown, now: Date): ItemFields {
       );
     pubDate = parsed;
   }
-  return {
+  const fields: ItemFields = {
     title,
     link,
     description,
@@ -164,6 +172,7 @@ export function parseItemInput(body: unknown, now: Date): ItemFields {
     pubDate,
     enclosure: enclosure(b.enclosure),
   };
+  return { fields, pubDateGiven };
 }
 
 /** Item ids are positive int8 values; anything else names no item. */

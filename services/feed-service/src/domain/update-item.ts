@@ -3,11 +3,12 @@ import { ServiceError } from '@hub/service-kit';
 import { touchedFeeds } from '../store/items';
 import type { FeedContext } from './context';
 import { parseItemId, parseItemInput } from './item-input';
-import { toPublishedItem, type PublishedItem } from './published-item';
+import { linkTaken, toPublishedItem, type PublishedItem } from './published-item';
 
 /**
  * PUT an item: a full replacement under the same rules as POST (omitted optional fields
- * fall back to their defaults). Unknown id → 404. The old and new category feeds change.
+ * fall back to their defaults). Unknown id → 404; a link another item has → 409 naming
+ * that item. The old and new category feeds change.
  */
 export async function updateItem(
   ctx: FeedContext,
@@ -16,9 +17,10 @@ export async function updateItem(
 ): Promise<PublishedItem> {
   const id = parseItemId(rawId);
   if (id === undefined) throw new ServiceError(FEED_ERRORS.notFound);
-  const fields = parseItemInput(body, new Date(ctx.clock()));
-  const { stored, oldCategory } = (await ctx.items.replace(id, fields)) ?? {};
-  if (!stored) throw new ServiceError(FEED_ERRORS.notFound);
-  ctx.cache.invalidate(touchedFeeds([oldCategory!, stored.category]));
-  return toPublishedItem(ctx, stored);
+  const { fields } = parseItemInput(body, new Date(ctx.clock()));
+  const outcome = await ctx.items.replace(id, fields);
+  if (outcome.kind === 'missing') throw new ServiceError(FEED_ERRORS.notFound);
+  if (outcome.kind === 'link-taken') throw linkTaken(ctx, outcome.holder);
+  ctx.cache.invalidate(touchedFeeds([outcome.oldCategory, outcome.stored.category]));
+  return toPublishedItem(ctx, outcome.stored);
 }

@@ -5,6 +5,7 @@ import { FEED_ERRORS } from '@hub/contracts';
 import { ServiceError } from '@hub/service-kit';
 import { deleteItem } from '../domain/delete-item';
 import { publishItem } from '../domain/publish-item';
+import { itemLocation } from '../domain/published-item';
 import { readFeed } from '../domain/read-feed';
 import { updateItem } from '../domain/update-item';
 import { insufficientScope, WRITE_SCOPE } from './auth';
@@ -68,15 +69,14 @@ export function feedRoutes(h: HttpContext): Router {
     },
     bodyParser.json({ limit: MAX_BODY, strict: false, type: () => true }),
   ];
-  const itemUrl = (id: string) => `${h.domain.config.baseUrl}/hub/contents/${id}`;
 
   router.get(
     ROUTES.contents,
     read(() => undefined),
   );
   router.post(ROUTES.contents, writer, ...jsonBody, async (req, res) => {
-    const item = await publishItem(h.domain, req.body);
-    sendJson(res, 201, jsonType, item, { Location: itemUrl(item.id) });
+    const { status, item } = await publishItem(h.domain, req.body);
+    sendJson(res, status, jsonType, item, { Location: itemLocation(h.domain, item.id) });
   });
   router.all(ROUTES.contents, methodNotAllowed('GET, HEAD, POST'));
 

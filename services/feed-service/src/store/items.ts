@@ -116,6 +116,28 @@ export function touchedFeeds(categories: readonly string[]): FeedKey[] {
   return ['all', ...[...new Set(categories)].sort()] as FeedKey[];
 }
 
+/** The unique constraint on feed_items.link (migration 1795478400000_unique_link). */
+const LINK_KEY = 'feed_items_link_key';
+/** A link that is freed and taken again while we look: try a few times, then fail. */
+const MAX_LINK_RETRIES = 3;
+
+function isLinkTaken(err: unknown): boolean {
+  const e = err as { code?: unknown; constraint?: unknown } | undefined;
+  return e?.code === '23505' && e.constraint === LINK_KEY;
+}
+
+export type InsertOutcome =
+  /** stored as a new item */
+  | { created: true; stored: StoredItem }
+  /** nothing stored: `stored` is the item that already has the link */
+  | { created: false; stored: StoredItem };
+
+export type ReplaceOutcome =
+  | { kind: 'replaced'; stored: StoredItem; oldCategory: string }
+  | { kind: 'missing' }
+  /** nothing changed: `holder` is the other item that has the link */
+  | { kind: 'link-taken'; holder: StoredItem };
+
 /** The items table and the per-feed change times; every write also NOTIFYs, in its transaction. */
 export class ItemsRepository {
   constructor(private readonly pool: pg.Pool) {}
@@ -140,39 +162,69 @@ export class ItemsRepository {
     return { items, lastModified, readAt: first.read_at };
   }
 
-  async insert(fields: ItemFields): Promise<StoredItem> {
-    return this.inTransaction(async (client) => {
-      const { rows } = await client.query<ItemRow>(
-        `INSERT INTO feed_items (title, link, description, category, creator, author, pub_date, enclosure_url, enclosure_length, enclosure_type)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
-        values(fields),
-      );
-      await markChanged(client, [fields.category]);
-      return toItem(rows[0]!);
-    });
+  /**
+   * Stores a new item, unless its link is taken: then the item that has the link (after
+   * waiting for a concurrent writer of that link to commit). One row per link is the
+   * database's own rule (feed_items_link_key), so racing writers cannot both insert.
+   */
+  async insert(fields: ItemFields): Promise<InsertOutcome> {
+    for (let attempt = 0; ; attempt++) {
+      const created = await this.inTransaction(async (client) => {
+        const { rows } = await client.query<ItemRow>(
+          `INSERT INTO feed_items (title, link, description, category, creator, author, pub_date, enclosure_url, enclosure_length, enclosure_type)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+           ON CONFLICT ON CONSTRAINT ${LINK_KEY} DO NOTHING RETURNING ${COLUMNS}`,
+          values(fields),
+        );
+        if (rows.length === 0) return undefined;
+        await markChanged(client, [fields.category]);
+        return toItem(rows[0]!);
+      });
+      if (created) return { created: true, stored: created };
+      const existing = await this.byLink(fields.link);
+      if (existing) return { created: false, stored: existing };
+      // the item having the link was deleted in between: the link is free again
+      if (attempt >= MAX_LINK_RETRIES) throw new Error(`link kept changing hands: ${fields.link}`);
+    }
   }
 
-  /** Full replacement; undefined when there is no such item. */
-  async replace(
-    id: string,
-    fields: ItemFields,
-  ): Promise<{ stored: StoredItem; oldCategory: string } | undefined> {
-    return this.inTransaction(async (client) => {
-      const old = await client.query<{ category: string }>(
-        'SELECT category FROM feed_items WHERE id = $1 FOR UPDATE',
-        [id],
-      );
-      if (old.rowCount === 0) return undefined;
-      const { rows } = await client.query<ItemRow>(
-        `UPDATE feed_items SET title = $1, link = $2, description = $3, category = $4, creator = $5, author = $6, pub_date = $7,
-           enclosure_url = $8, enclosure_length = $9, enclosure_type = $10, updated_at = clock_timestamp()
-         WHERE id = $11 RETURNING ${COLUMNS}`,
-        [...values(fields), id],
-      );
-      const oldCategory = old.rows[0]!.category;
-      await markChanged(client, [oldCategory, fields.category]);
-      return { stored: toItem(rows[0]!), oldCategory };
-    });
+  /** The item whose link (= guid) this is, if any. */
+  async byLink(link: string): Promise<StoredItem | undefined> {
+    const { rows } = await this.pool.query<ItemRow>(
+      `SELECT ${COLUMNS} FROM feed_items WHERE link = $1`,
+      [link],
+    );
+    return rows[0] && toItem(rows[0]);
+  }
+
+  /** Full replacement; 'missing' when there is no such item, 'link-taken' when another item has the link. */
+  async replace(id: string, fields: ItemFields): Promise<ReplaceOutcome> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.inTransaction(async (client) => {
+          const old = await client.query<{ category: string }>(
+            'SELECT category FROM feed_items WHERE id = $1 FOR UPDATE',
+            [id],
+          );
+          if (old.rowCount === 0) return { kind: 'missing' } as const;
+          const { rows } = await client.query<ItemRow>(
+            `UPDATE feed_items SET title = $1, link = $2, description = $3, category = $4, creator = $5, author = $6, pub_date = $7,
+               enclosure_url = $8, enclosure_length = $9, enclosure_type = $10, updated_at = clock_timestamp()
+             WHERE id = $11 RETURNING ${COLUMNS}`,
+            [...values(fields), id],
+          );
+          const oldCategory = old.rows[0]!.category;
+          await markChanged(client, [oldCategory, fields.category]);
+          return { kind: 'replaced', stored: toItem(rows[0]!), oldCategory } as const;
+        });
+      } catch (err) {
+        if (!isLinkTaken(err)) throw err;
+        const holder = await this.byLink(fields.link);
+        if (holder && holder.id !== id) return { kind: 'link-taken', holder };
+        // the other item let go of the link in between
+        if (attempt >= MAX_LINK_RETRIES) throw err;
+      }
+    }
   }
 
   /** The removed item's category; undefined when there is no such item. */
