@@ -1,18 +1,22 @@
 #!/usr/bin/env node
-// `pnpm bench:search` (root: build, then this file). Measures the search-service on Postgres:
-//  1. a database: embedded PostgreSQL in a temporary folder, or DATABASE_URL when set (a
-//     fresh database `search_bench_<time>` is created on that server and dropped afterwards,
-//     unless BENCH_KEEP_DATABASE is set);
-//  2. the built service (../dist) in this process, on the main thread, on a free port,
-//     Postgres engine;
-//  3. a load generator in a worker thread (so that making requests and reading answers does
-//     not run on the service's event loop): BENCH_DOCS generated documents (default 100,000;
-//     70 % Korean, 30 % English, bodies of 1–2 KB, 1–3 of 20 categories, dates over two
-//     years) added through the HTTP API at BENCH_CONCURRENCY (16);
-//  4. VACUUM ANALYZE, then a query mix (common word, rare word, two words, ca, ex_ca, one
-//     month, sort=1, start=990, len=100) at the same concurrency: first as bare SQL (the
-//     engine's search_doc_ids call, from the worker), then through the HTTP API.
-// Prints adds/s, search p50/p99 per query kind and overall, and service time / bare SQL time.
+// `pnpm bench:search` (root: build, then this file). Measures the search-service on its
+// Postgres engine (the bitmap index), in one run:
+//  1. a database: embedded PostgreSQL in a temporary folder, or DATABASE_URL when set (a fresh
+//     database `search_bench_<time>` is created there and dropped afterwards, unless
+//     BENCH_KEEP_DATABASE is set);
+//  2. the built service (../dist) in this process, on the main thread, with its folder running,
+//     on a free port; a load generator in a worker thread (its HTTP work stays off the
+//     service's event loop);
+//  3. collection A: BENCH_DOCS generated documents (default 100,000; 70 % Korean, bodies of
+//     1–2 KB) added over HTTP at BENCH_CONCURRENCY (16): adds/s, p50, p99;
+//  4. every query kind at the same concurrency: p50/p99 per kind; each numfound is checked
+//     against the count the data generator computes by brute force (the bench fails on a
+//     mismatch);
+//  5. tenant isolation: collection B (the same corpus) is loaded, A is measured again, the
+//     p99 ratio per kind is printed; adds to A alone vs adds to A while B is searched at 16
+//     clients; the longest pause of A's searches while B is deleted (admin API);
+//  6. storage of the index tables, and the start-up of a second instance (its first search).
+// Ends with a SUMMARY line and TARGET lines (met / MISSED).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -30,7 +34,8 @@ const dist = path.join(here, '..', 'dist');
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 100_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 4_000);
+const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 3_000);
+const EXTRA_ADDS = Number(process.env.BENCH_EXTRA_ADDS ?? Math.min(10_000, DOCS / 5));
 const say = (msg) => process.stdout.write(`${msg}\n`);
 
 function percentile(sorted, p) {
@@ -38,9 +43,8 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 const fmt = (ms) => ms.toFixed(1).padStart(7);
-const mean = (l) => l.reduce((a, b) => a + b, 0) / l.length;
 
-async function pool(n, concurrency, work) {
+async function inParallel(n, concurrency, work) {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -50,20 +54,20 @@ async function pool(n, concurrency, work) {
 }
 
 // ================================================================== load generator (worker)
-async function loadGenerator({ port, cid, apikey, databaseUrl }) {
-  const { tsquery } = await import(path.join(dist, 'index/postgres/postgres-index.js'));
-  const { queryTerms } = await import(path.join(dist, 'index/analyser.js'));
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY * 2 });
-  const send = (method, pathAndQuery, body) =>
+async function loadGenerator({ port, token, databaseUrl }) {
+  const { distinctTerms, queryTerms } = await import(path.join(dist, 'index/analyser.js'));
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY * 4 });
+  const send = (method, pathAndQuery, body, headers = {}) =>
     new Promise((resolve, reject) => {
-      const headers = body
+      const h = body
         ? {
-            'Content-Type': 'application/x-www-form-urlencoded',
+            'Content-Type': headers['Content-Type'] ?? 'application/x-www-form-urlencoded',
             'Content-Length': Buffer.byteLength(body),
+            ...headers,
           }
-        : {};
+        : headers;
       const req = http.request(
-        { host: '127.0.0.1', port, method, path: pathAndQuery, agent, headers },
+        { host: '127.0.0.1', port, method, path: pathAndQuery, agent, headers: h },
         (res) => {
           const chunks = [];
           res.on('data', (c) => chunks.push(c));
@@ -75,39 +79,73 @@ async function loadGenerator({ port, cid, apikey, databaseUrl }) {
       req.end();
     });
   const report = (msg) => parentPort.postMessage({ say: msg });
+  const ask = (what) =>
+    new Promise((resolve) => {
+      parentPort.once('message', resolve);
+      parentPort.postMessage({ ask: what });
+    });
+  const sql = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const adminHeaders = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
 
-  // ---- adds
-  report(
-    `\nadding ${DOCS} documents through POST /v2/{cid}/docs at concurrency ${CONCURRENCY} ...`,
-  );
-  const docs = Array.from({ length: DOCS }, (_, i) => makeDoc(i));
-  const bytes = docs.reduce((n, d) => n + Buffer.byteLength(d.doc), 0);
-  const latencies = [];
-  let failures = 0;
-  const started = performance.now();
-  await pool(DOCS, CONCURRENCY, async (i) => {
-    const d = docs[i];
-    const body = `apikey=${apikey}&dockey=${encodeURIComponent(d.dockey)}&doc=${encodeURIComponent(d.doc)}`;
-    const t = performance.now();
-    const res = await send('POST', `/v2/${cid}/docs`, body);
-    latencies.push(performance.now() - t);
-    if (res.status !== 200 && failures++ < 5)
-      report(`  add ${d.dockey}: ${res.status} ${res.body}`);
-    if (i > 0 && i % 20_000 === 0) {
-      report(`  ${i} added (${Math.round(i / ((performance.now() - started) / 1000))}/s)`);
+  async function newCollection() {
+    const res = await send(
+      'POST',
+      '/admin/collections',
+      JSON.stringify({ max_documents: DOCS * 3, max_api_calls: 1e12 }),
+      adminHeaders,
+    );
+    if (res.status !== 201) throw new Error(`create collection: ${res.status} ${res.body}`);
+    const { collection_id: cid, apikey } = JSON.parse(res.body);
+    return { cid, apikey };
+  }
+
+  const docs = Array.from({ length: DOCS + 2 * EXTRA_ADDS }, (_, i) => makeDoc(i));
+  const corpus = docs.slice(0, DOCS);
+
+  /** adds docs[from..to) to collection c; returns adds/s and latencies */
+  async function addRange(c, list, label, concurrency = CONCURRENCY) {
+    const latencies = [];
+    let failures = 0;
+    const started = performance.now();
+    await inParallel(list.length, concurrency, async (i) => {
+      const d = list[i];
+      const body = `apikey=${c.apikey}&dockey=${encodeURIComponent(d.dockey)}&doc=${encodeURIComponent(d.doc)}`;
+      const t = performance.now();
+      const res = await send('POST', `/v2/${c.cid}/docs`, body);
+      latencies.push(performance.now() - t);
+      if (res.status !== 200 && failures++ < 5)
+        report(`  add ${d.dockey}: ${res.status} ${res.body}`);
+    });
+    const seconds = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    const rate = list.length / seconds;
+    report(
+      `${label}: ${list.length} in ${seconds.toFixed(1)} s = ${Math.round(rate)} adds/s ` +
+        `(p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms; ${failures} failed)`,
+    );
+    if (failures) throw new Error(`${failures} adds failed`);
+    return { rate, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  }
+
+  async function foldCaughtUp(label) {
+    const t0 = performance.now();
+    for (;;) {
+      const { rows } = await sql.query('SELECT count(*)::int AS n FROM search_pending');
+      if (rows[0].n === 0) break;
+      await new Promise((r) => setTimeout(r, 50));
     }
-  });
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const addsPerSecond = DOCS / seconds;
-  report(
-    `adds: ${DOCS} in ${seconds.toFixed(1)} s = ${Math.round(addsPerSecond)} adds/s (average doc ${Math.round(bytes / DOCS)} bytes; ` +
-      `p50 ${fmt(percentile(latencies, 50)).trim()} ms, p99 ${fmt(percentile(latencies, 99)).trim()} ms; ${failures} failed)`,
-  );
-  parentPort.postMessage({ loaded: true });
-  await new Promise((resolve) => parentPort.once('message', resolve)); // VACUUM ANALYZE done
+    report(`${label}: fold lag back to 0 after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
 
-  // ---- the query mix, words chosen by document frequency
+  // ---- collection A
+  const A = await newCollection();
+  report(`\nadding ${DOCS} documents to collection A at concurrency ${CONCURRENCY} ...`);
+  const bytes = corpus.reduce((n, d) => n + Buffer.byteLength(d.doc), 0);
+  report(`average document ${Math.round(bytes / DOCS)} bytes`);
+  const addsA = await addRange(A, corpus, 'adds to A');
+  await foldCaughtUp('after A');
+
+  // ---- the query kinds, words chosen by document frequency, counts by brute force
   const byDf = (stats) => [...stats.entries()].sort((a, b) => b[1] - a[1]);
   const ko = byDf(df.ko);
   const en = byDf(df.en);
@@ -118,94 +156,236 @@ async function loadGenerator({ port, cid, apikey, databaseUrl }) {
   const common = ko[0][0];
   const mid = closest(ko, 0.38);
   const month = { startdate: NOW - 60 * 86_400, enddate: NOW - 30 * 86_400 };
+  const longQuery = (word) => {
+    let q = word;
+    while (Buffer.byteLength(`${q} 가나`) <= 1024) q += ' 가나';
+    return q;
+  };
+  const particle = ko.find(([w]) => w.length >= 3)[0];
   const kinds = [
     { kind: 'common word (ko)', params: { q: common } },
     { kind: 'mid word (ko)', params: { q: mid } },
     { kind: 'rare word (ko)', params: { q: closest(ko, 0.0005) } },
     { kind: 'common word (en)', params: { q: closest(en, 0.2) } },
     { kind: 'two words', params: { q: `${closest(ko, 0.03)} ${closest(ko, 0.02)}` } },
+    { kind: 'word + particle', params: { q: `${particle}에서` } },
     { kind: 'common + ca', params: { q: common, ca: '3,7' } },
-    { kind: 'common + ex_ca', params: { q: common, ex_ca: '1,2,3,4,5' } },
+    { kind: 'common + ex_ca 5', params: { q: closest(en, 0.2), ex_ca: '1,2,3,4,5' } },
+    { kind: 'common + ex_ca 10', params: { q: common, ex_ca: '1,2,3,4,5,6,7,8,9,10' } },
     { kind: 'common, one month', params: { q: common, ...month } },
+    { kind: 'common, since', params: { q: common, startdate: NOW - 400 * 86_400 } },
     { kind: 'common, sort=1', params: { q: common, sort: 1 } },
     { kind: 'common, start=990', params: { q: common, start: 990 } },
+    { kind: 'sort=1, start=990', params: { q: mid, sort: 1, start: 990 } },
     { kind: 'mid, len=100', params: { q: mid, len: 100 } },
+    { kind: 'punctuation only', params: { q: '!!! ... ???' } },
+    { kind: '1,024-byte q', params: { q: longQuery(common) } },
   ];
-  const searchPath = (k) =>
-    `/v2/${cid}/search/json?${new URLSearchParams({ apikey, ...Object.fromEntries(Object.entries(k.params).map(([a, b]) => [a, String(b)])) })}`;
-  for (const k of kinds) {
-    const res = await send('GET', searchPath(k));
-    if (res.status !== 200) throw new Error(`${k.kind}: ${res.status} ${res.body}`);
-    k.numfound = JSON.parse(res.body.toString()).numfound;
+  report(`\ncounting the expected numfound of ${kinds.length} kinds by brute force ...`);
+  const plans = kinds.map((k) => ({
+    terms: queryTerms(k.params.q),
+    ca: k.params.ca?.split(',').map(Number),
+    exCa: k.params.ex_ca?.split(',').map(Number),
+    from: k.params.startdate,
+    to: k.params.enddate,
+  }));
+  for (const k of kinds) k.expected = 0;
+  for (const d of corpus) {
+    const doc = JSON.parse(d.doc);
+    const terms = new Set(distinctTerms([doc.icontents_title, doc.icontents_body]));
+    plans.forEach((p, i) => {
+      if (
+        p.terms.length > 0 &&
+        p.terms.every((t) => terms.has(t)) &&
+        (!p.ca || doc.categories.some((c) => p.ca.includes(c))) &&
+        (!p.exCa || !doc.categories.some((c) => p.exCa.includes(c))) &&
+        (p.from === undefined || doc.score_regdate >= p.from) &&
+        (p.to === undefined || doc.score_regdate <= p.to)
+      )
+        kinds[i].expected++;
+    });
   }
 
-  const sql = new pg.Pool({ connectionString: databaseUrl, max: CONCURRENCY });
-  const list = (s) => (s ? s.split(',').map(Number) : null);
-  const bare = (k) => {
-    const p = k.params;
-    const start = p.start ?? 0;
-    return sql.query(
-      'SELECT numfound, doc_ids FROM search_doc_ids($1, $2, $3, $4, $5, $6, $7, $8, $9)',
-      [
-        cid,
-        tsquery(queryTerms(p.q)),
-        list(p.ca),
-        list(p.ex_ca),
-        p.startdate ?? null,
-        p.enddate ?? null,
-        p.sort ?? 0,
-        start,
-        start === 990 ? 10 : (p.len ?? 10),
-      ],
-    );
-  };
-  const viaHttp = async (k) => {
-    const res = await send('GET', searchPath(k));
+  const searchPath = (c, k) =>
+    `/v2/${c.cid}/search/json?${new URLSearchParams({ apikey: c.apikey, ...Object.fromEntries(Object.entries(k.params).map(([a, b]) => [a, String(b)])) })}`;
+  const search = async (c, k) => {
+    const res = await send('GET', searchPath(c, k));
     if (res.status !== 200) throw new Error(`${k.kind}: ${res.status} ${res.body}`);
+    return res;
   };
-
-  async function measure(run) {
+  async function checkCounts(c, label) {
+    const wrong = [];
+    for (const k of kinds) {
+      const numfound = JSON.parse((await search(c, k)).body.toString()).numfound;
+      if (numfound !== k.expected)
+        wrong.push(`${k.kind}: numfound ${numfound}, expected ${k.expected}`);
+    }
+    if (wrong.length) throw new Error(`numfound mismatch (${label}):\n  ${wrong.join('\n  ')}`);
+    report(`numfound of every kind equals the brute-force count (${label})`);
+  }
+  async function measure(c) {
     const per = new Map(kinds.map((k) => [k.kind, []]));
-    const all = [];
-    await pool(kinds.length * 4, CONCURRENCY, (i) => run(kinds[i % kinds.length])); // warm-up
+    await inParallel(kinds.length * 4, CONCURRENCY, (i) => search(c, kinds[i % kinds.length]));
     const t0 = performance.now();
-    await pool(SEARCHES, CONCURRENCY, async (i) => {
+    await inParallel(SEARCHES, CONCURRENCY, async (i) => {
       const k = kinds[i % kinds.length];
       const t = performance.now();
-      await run(k);
-      const ms = performance.now() - t;
-      per.get(k.kind).push(ms);
-      all.push(ms);
+      await search(c, k);
+      per.get(k.kind).push(performance.now() - t);
     });
     const qps = SEARCHES / ((performance.now() - t0) / 1000);
-    for (const l of [...per.values(), all]) l.sort((a, b) => a - b);
-    return { per, all, qps };
+    for (const l of per.values()) l.sort((a, b) => a - b);
+    return { per, qps };
   }
 
+  await checkCounts(A, 'A alone');
   report(
-    `\nsearching: ${SEARCHES} searches at concurrency ${CONCURRENCY}, ${kinds.length} kinds in turn`,
+    `\nsearching A: ${SEARCHES} searches at concurrency ${CONCURRENCY}, ${kinds.length} kinds in turn`,
   );
-  const s = await measure(bare);
-  const h = await measure(viaHttp);
+  const alone = await measure(A);
+  report(`throughput ${Math.round(alone.qps)} searches/s`);
+
+  // ---- tenant isolation: B of the same size and corpus
+  const B = await newCollection();
+  report(`\nadding the same ${DOCS} documents to collection B ...`);
+  await addRange(B, corpus, 'adds to B');
+  await foldCaughtUp('after B');
+  await checkCounts(A, 'A with B loaded');
+  await checkCounts(B, 'B');
+  report(`searching A again with B loaded ...`);
+  const shared = await measure(A);
+  report(`throughput ${Math.round(shared.qps)} searches/s`);
+
   report(
-    `\n${'query kind'.padEnd(20)} ${'numfound'.padStart(8)} | service p50     p99 | bare SQL p50     p99 | ratio p50   p99`,
+    `\n${'query kind'.padEnd(20)} ${'numfound'.padStart(8)} | A alone p50     p99 | B loaded p50     p99 | p99 ratio`,
   );
-  const row = (label, numfound, a, b) =>
+  let worstAlone = 0;
+  let worstShared = 0;
+  for (const k of kinds) {
+    const a = alone.per.get(k.kind);
+    const s = shared.per.get(k.kind);
+    worstAlone = Math.max(worstAlone, percentile(a, 99));
+    worstShared = Math.max(worstShared, percentile(s, 99));
     report(
-      `${label.padEnd(20)} ${String(numfound).padStart(8)} | ${fmt(percentile(a, 50))} ${fmt(percentile(a, 99))} | ` +
-        `${fmt(percentile(b, 50))} ${fmt(percentile(b, 99))} | ${(percentile(a, 50) / percentile(b, 50)).toFixed(2).padStart(5)} ` +
-        `${(percentile(a, 99) / percentile(b, 99)).toFixed(2).padStart(5)}`,
+      `${k.kind.padEnd(20)} ${String(k.expected).padStart(8)} | ${fmt(percentile(a, 50))} ${fmt(percentile(a, 99))} | ` +
+        `${fmt(percentile(s, 50))} ${fmt(percentile(s, 99))} | ${(percentile(s, 99) / percentile(a, 99)).toFixed(2).padStart(6)}`,
     );
-  for (const k of kinds) row(k.kind, k.numfound, h.per.get(k.kind), s.per.get(k.kind));
-  row('all', '', h.all, s.all);
+  }
+  const isolation = worstShared / worstAlone;
   report(
-    `\nthroughput: service ${Math.round(h.qps)} searches/s, bare SQL ${Math.round(s.qps)} searches/s; ` +
-      `mean latency: service ${mean(h.all).toFixed(1)} ms, bare SQL ${mean(s.all).toFixed(1)} ms (ratio ${(mean(h.all) / mean(s.all)).toFixed(2)})`,
+    `worst p99: A alone ${worstAlone.toFixed(1)} ms, with B loaded ${worstShared.toFixed(1)} ms (ratio ${isolation.toFixed(2)})`,
   );
+
+  // ---- writes to A, alone and while B is searched
+  report(`\nadds to A alone, then while 16 clients search B ...`);
+  const extraAlone = await addRange(A, docs.slice(DOCS, DOCS + EXTRA_ADDS), 'adds to A alone');
+  let searching = true;
+  const bSearches = [];
+  const searchLoad = Promise.all(
+    Array.from({ length: CONCURRENCY }, async (_, w) => {
+      for (let i = w; searching; i += CONCURRENCY) {
+        const t = performance.now();
+        await search(B, kinds[i % kinds.length]);
+        bSearches.push(performance.now() - t);
+      }
+    }),
+  );
+  const extraBusy = await addRange(
+    A,
+    docs.slice(DOCS + EXTRA_ADDS, DOCS + 2 * EXTRA_ADDS),
+    'adds to A while B is searched',
+  );
+  searching = false;
+  await searchLoad;
+  bSearches.sort((a, b) => a - b);
+  const writeRatio = extraBusy.rate / extraAlone.rate;
   report(
-    `\nSUMMARY docs=${DOCS} adds/s=${Math.round(addsPerSecond)} search_p50_ms=${percentile(h.all, 50).toFixed(1)} ` +
-      `search_p99_ms=${percentile(h.all, 99).toFixed(1)} ratio_p50=${(percentile(h.all, 50) / percentile(s.all, 50)).toFixed(2)} ` +
-      `ratio_mean=${(mean(h.all) / mean(s.all)).toFixed(2)}`,
+    `B's searches meanwhile: ${bSearches.length} (p99 ${percentile(bSearches, 99).toFixed(1)} ms); adds ratio ${writeRatio.toFixed(2)}`,
+  );
+  await foldCaughtUp('after the extra adds');
+
+  // ---- storage, then deleting B while A is searched
+  const sizes = async () =>
+    (
+      await sql.query(
+        `SELECT sum(pg_total_relation_size(c.oid))::float8 AS index_bytes,
+                (SELECT pg_total_relation_size('documents'))::float8 AS doc_bytes
+         FROM pg_class c WHERE c.relname IN ('search_pending', 'search_docnos', 'search_tombstones',
+           'search_deleted', 'search_segments', 'search_postings', 'search_index_state')`,
+      )
+    ).rows[0];
+  await ask('vacuum');
+  const before = await sizes();
+  const mb = (b) => (b / 2 ** 20).toFixed(0);
+  report(
+    `\nstorage, two collections of ${DOCS} (+ ${2 * EXTRA_ADDS} in A): index tables ${mb(before.index_bytes)} MB, documents ${mb(before.doc_bytes)} MB`,
+  );
+  let dropping = true;
+  const duringDrop = [];
+  const dropLoad = Promise.all(
+    Array.from({ length: 4 }, async (_, w) => {
+      for (let i = w; dropping; i += 4) {
+        const t = performance.now();
+        await search(A, kinds[i % kinds.length]);
+        duringDrop.push(performance.now() - t);
+      }
+    }),
+  );
+  await new Promise((r) => setTimeout(r, 500));
+  const t0 = performance.now();
+  const dropped = await send('DELETE', `/admin/collections/${B.cid}`, undefined, adminHeaders);
+  const dropSeconds = (performance.now() - t0) / 1000;
+  await new Promise((r) => setTimeout(r, 500));
+  dropping = false;
+  await dropLoad;
+  if (dropped.status !== 204) throw new Error(`delete B: ${dropped.status} ${dropped.body}`);
+  const longestPause = Math.max(...duringDrop);
+  await ask('vacuum');
+  const after = await sizes();
+  report(
+    `deleting B took ${dropSeconds.toFixed(1)} s; A's ${duringDrop.length} searches meanwhile (4 clients): longest ${longestPause.toFixed(1)} ms; ` +
+      `index tables after VACUUM: ${mb(after.index_bytes)} MB (B's rows are gone; the files keep their size, VACUUM made the space reusable)`,
+  );
+
+  // ---- start-up of another instance with A indexed
+  const startup = await ask({
+    startInstance: true,
+    cid: A.cid,
+    apikey: A.apikey,
+    path: searchPath(A, kinds[0]),
+  });
+  report(
+    `\nstart-up of a second instance (A: ${DOCS + 2 * EXTRA_ADDS} documents): listening after ${startup.listenMs.toFixed(0)} ms, ` +
+      `first search answered after ${startup.firstSearchMs.toFixed(0)} ms (cold cache)`,
+  );
+
+  const addsOk = addsA.rate >= 1000 && addsA.p99 <= 50;
+  report(
+    `\nSUMMARY docs=${DOCS} adds/s=${Math.round(addsA.rate)} add_p99_ms=${addsA.p99.toFixed(1)} worst_search_p99_ms=${worstAlone.toFixed(1)} ` +
+      `isolation_ratio=${isolation.toFixed(2)} write_ratio=${writeRatio.toFixed(2)} drop_pause_ms=${longestPause.toFixed(0)} ` +
+      `startup_ms=${startup.firstSearchMs.toFixed(0)}`,
+  );
+  const target = (ok, text) => report(`TARGET ${ok ? 'met   ' : 'MISSED'} ${text}`);
+  target(
+    worstAlone <= 50,
+    `every kind p99 <= 50 ms (worst ${worstAlone.toFixed(1)} ms; stretch 20 ms)`,
+  );
+  target(
+    addsOk,
+    `adds >= 1,000/s with p99 <= 50 ms (${Math.round(addsA.rate)}/s, p99 ${addsA.p99.toFixed(1)} ms)`,
+  );
+  target(isolation <= 1.2, `worst p99 with B loaded <= 1.2x A alone (${isolation.toFixed(2)})`);
+  target(
+    writeRatio >= 0.8,
+    `adds to A while B is searched >= 0.8x alone (${writeRatio.toFixed(2)})`,
+  );
+  target(
+    longestPause <= 1000,
+    `deleting B pauses A's searches <= 1 s (${longestPause.toFixed(0)} ms)`,
+  );
+  target(
+    startup.firstSearchMs <= 5000,
+    `start-up with ${DOCS} documents <= 5 s (${startup.firstSearchMs.toFixed(0)} ms)`,
   );
   await sql.end();
   agent.destroy();
@@ -215,7 +395,7 @@ async function loadGenerator({ port, cid, apikey, databaseUrl }) {
 async function main() {
   const { createApp } = await import(path.join(dist, 'app.js'));
   const { loadConfig } = await import(path.join(dist, 'config.js'));
-  const { createPostgresIndex } = await import(path.join(dist, 'index/postgres/postgres-index.js'));
+  const { selectSearchIndex } = await import(path.join(dist, 'index/select.js'));
   const kit = await import('@hub/service-kit');
 
   let databaseUrl;
@@ -266,7 +446,7 @@ async function main() {
     )
   ).rows[0];
   say(
-    `PostgreSQL ${settings.v} (shared_buffers ${settings.sb}, synchronous_commit ${settings.sc}); ` +
+    `${new Date().toISOString().slice(0, 10)}: PostgreSQL ${settings.v} (shared_buffers ${settings.sb}, synchronous_commit ${settings.sc}); ` +
       `${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${Math.round(os.totalmem() / 2 ** 30)} GB RAM; Node ${process.version}`,
   );
   await kit.runMigrations({
@@ -275,31 +455,39 @@ async function main() {
     table: 'search_migrations',
   });
   const token = crypto.randomBytes(16).toString('hex');
-  // the service's own settings (SEARCH_DB_POOL_SIZE, ...) may be given in the environment
   const config = loadConfig({
     ...process.env,
     DATABASE_URL: databaseUrl,
     SEARCH_ADMIN_TOKEN: token,
     LOG_LEVEL: 'silent',
   });
-  const servicePool = kit.createPool(databaseUrl, config.databasePoolSize);
-  const app = createApp({ config, pool: servicePool, index: createPostgresIndex(servicePool) });
-  const server = http.createServer(app);
-  server.keepAliveTimeout = 65_000;
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = server.address().port;
+  const logger = kit.createLogger('search-service', 'silent');
 
-  const created = await fetch(`http://127.0.0.1:${port}/admin/collections`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ max_documents: DOCS * 2, max_api_calls: 1e12 }),
-  });
-  if (created.status !== 201)
-    throw new Error(`create collection: ${created.status} ${await created.text()}`);
-  const { collection_id: cid, apikey } = await created.json();
+  /** one service instance: pool, engine (with its folder), app, server */
+  async function startInstance() {
+    const pool = kit.createPool(databaseUrl, config.databasePoolSize);
+    const metrics = kit.createMetrics('search-service');
+    const index = selectSearchIndex({ config, pool, logger, metrics });
+    const app = createApp({ config, pool, index, logger, metrics });
+    index.start?.();
+    const server = http.createServer(app);
+    server.keepAliveTimeout = 65_000;
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      port: server.address().port,
+      async stop() {
+        await new Promise((resolve) => server.close(resolve));
+        server.closeAllConnections?.();
+        await app.services.close();
+        await index.stop?.();
+        await pool.end();
+      },
+    };
+  }
+  const service = await startInstance();
 
   const worker = new Worker(fileURLToPath(import.meta.url), {
-    workerData: { port, cid, apikey, databaseUrl },
+    workerData: { port: service.port, token, databaseUrl },
   });
   const done = new Promise((resolve, reject) => {
     worker.on('error', reject);
@@ -309,29 +497,23 @@ async function main() {
   });
   worker.on('message', async (m) => {
     if (m.say) say(m.say);
-    if (m.loaded) {
+    if (m.ask === 'vacuum') {
+      await sql.query('VACUUM (ANALYZE)');
+      worker.postMessage('done');
+    } else if (m.ask?.startInstance) {
       const t0 = performance.now();
-      await sql.query('VACUUM (ANALYZE) doc_search');
-      await sql.query('VACUUM (ANALYZE) documents');
-      say(`VACUUM ANALYZE after the load: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-      const sizes = (
-        await sql.query(
-          `SELECT relname, pg_size_pretty(pg_relation_size(oid)) AS main,
-                  pg_size_pretty(pg_total_relation_size(oid)) AS total
-           FROM pg_class WHERE relname IN ('documents', 'doc_search', 'doc_search_terms') ORDER BY relname`,
-        )
-      ).rows;
-      say(
-        `sizes: ${sizes.map((r) => `${r.relname} ${r.main} (with TOAST and indexes ${r.total})`).join('; ')}`,
-      );
-      worker.postMessage('go');
+      const second = await startInstance();
+      const listenMs = performance.now() - t0;
+      const res = await fetch(`http://127.0.0.1:${second.port}${m.ask.path}`);
+      await res.text();
+      const firstSearchMs = performance.now() - t0;
+      await second.stop();
+      worker.postMessage({ listenMs, firstSearchMs });
     }
   });
   await done;
 
-  await new Promise((resolve) => server.close(resolve));
-  await app.services.close();
-  await servicePool.end();
+  await service.stop();
   await sql.end();
   await stopDatabase();
 }

@@ -63,6 +63,9 @@ test('When the engine cannot record a change, the write is rolled back and answe
     recordChange: async () => {
       throw new Error('engine refused');
     },
+    addedDocumentSql: () => {
+      throw new Error('engine refused');
+    },
   });
   const healthy = makeApp(db);
   const c = await newCollection(healthy);

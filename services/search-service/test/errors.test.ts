@@ -96,9 +96,10 @@ function withDoc(op: 'add' | 'update', doc: string | null): Scenario {
 function failing(
   pattern: RegExp,
   send: (target: SearchApp, placement: Placement) => request.Test,
+  fields: { table?: string; where?: string } = {},
 ): Scenario {
   return async ({ placement }) => {
-    const broken = makeApp(db, { pool: failingPool(db.pool, pattern) });
+    const broken = makeApp(db, { pool: failingPool(db.pool, pattern, fields) });
     try {
       return await send(broken, placement);
     } finally {
@@ -185,14 +186,19 @@ const scenarios: Record<string, Record<string, Scenario>> = {
     },
     [A.alreadyExists.text]: ({ placement }) =>
       raw('add', `${key()}&dockey=existing&doc=${enc(docJson())}`, placement),
-    [A.addProcessFail.text]: failing(/INSERT INTO search_pending/, (t, p) =>
-      raw('add', `${key()}&dockey=fresh&doc=${enc(docJson())}`, p, t),
+    // an add is one statement: Postgres names the failing part (table, or function in `where`)
+    [A.addProcessFail.text]: failing(
+      /INSERT INTO search_pending/,
+      (t, p) => raw('add', `${key()}&dockey=fresh&doc=${enc(docJson())}`, p, t),
+      { table: 'search_pending' },
     ),
     [A.duplicationCheckFail.text]: failing(/INSERT INTO documents/, (t, p) =>
       raw('add', `${key()}&dockey=fresh&doc=${enc(docJson())}`, p, t),
     ),
-    [A.databaseException.text]: failing(/take_document_slot/, (t, p) =>
-      raw('add', `${key()}&dockey=fresh&doc=${enc(docJson())}`, p, t),
+    [A.databaseException.text]: failing(
+      /take_document_slot/,
+      (t, p) => raw('add', `${key()}&dockey=fresh&doc=${enc(docJson())}`, p, t),
+      { where: 'PL/pgSQL function take_document_slot(text) line 3 at SQL statement' },
     ),
   },
   update: {

@@ -10,6 +10,8 @@ import {
 } from '../store/collections';
 import { inTransaction, sqlState } from '../store/db';
 import {
+  AddStatementParams,
+  addInOneStatement,
   deleteOldestDocuments,
   insertDocument,
   insertDocumentSql,
@@ -17,7 +19,7 @@ import {
   type DocumentRef,
 } from '../store/documents';
 import { deleteChange, upsertChange } from './changes';
-import { recordChange, type DomainDeps } from './deps';
+import { addedDocumentSql, recordChange, type DomainDeps } from './deps';
 import { check, fail, step } from './steps';
 
 const E = SEARCH_ERRORS.add;
@@ -48,12 +50,44 @@ export async function addDocument(
   const doc = check(parseDoc(input.doc, 'add'));
 
   try {
-    await addWhileThereIsRoom(deps, collectionId, dockey, doc);
+    const params = new AddStatementParams();
+    const listenerSql = await step(E.addProcessFail, async () =>
+      addedDocumentSql(deps, { collectionId, dockey, doc }, params),
+    );
+    if (listenerSql) await addInOneRoundTrip(deps, collectionId, dockey, doc, listenerSql, params);
+    else await addWhileThereIsRoom(deps, collectionId, dockey, doc);
   } catch (e) {
     if (!(e instanceof CollectionFull)) throw e;
     if (!force) fail(E.indexMaxReached);
     await addReplacingTheOldest(deps, collectionId, dockey, doc);
   }
+}
+
+/**
+ * The usual add in one round trip, when every listener can record a new document inside the
+ * add's statement (see addInOneStatement). A failure is told apart by where Postgres says it
+ * happened: the slot (database exception), a listener's table (document add process fail), or
+ * else the insert itself (document duplication check fail).
+ */
+async function addInOneRoundTrip(
+  deps: DomainDeps,
+  collectionId: string,
+  dockey: string,
+  doc: ParsedDoc,
+  listenerSql: string[],
+  params: AddStatementParams,
+): Promise<void> {
+  let added: DocumentRef | null;
+  try {
+    added = await addInOneStatement(deps.pool, collectionId, dockey, doc.json, listenerSql, params);
+  } catch (e) {
+    if (sqlState(e) === COLLECTION_FULL) throw new CollectionFull();
+    const where = e as { where?: string; table?: string };
+    if (where.where?.includes('take_document_slot')) fail(E.databaseException, e);
+    if (where.table && where.table !== 'documents') fail(E.addProcessFail, e);
+    fail(E.duplicationCheckFail, e);
+  }
+  if (!added) fail(E.alreadyExists);
 }
 
 /**

@@ -17,8 +17,22 @@ export interface DocumentChange {
   doc: ParsedDoc | null;
 }
 
+/** A brand-new document, before it has a documents.id (see ChangeListener.addedDocumentSql). */
+export interface AddedDocument {
+  collectionId: string;
+  dockey: string;
+  doc: ParsedDoc;
+}
+
 export interface ChangeListener {
   recordChange(tx: pg.PoolClient, change: DocumentChange): Promise<void>;
+  /**
+   * Optional: this listener's part of adding a brand-new document in one statement (one round
+   * trip, its own transaction): a data-modifying statement that reads the new row from the CTE
+   * `added(id, version)`, its values placed with `param` (which answers "$n"). '' when it has
+   * nothing to record; null (or no method) when the add must go through recordChange.
+   */
+  addedDocumentSql?(added: AddedDocument, param: (value: unknown) => string): string | null;
   /** the whole collection is being deleted (admin API) */
   dropCollection?(tx: pg.PoolClient, collectionId: string): Promise<void>;
 }

@@ -35,5 +35,6 @@ export function selectSearchIndex(deps: {
     metrics: deps.metrics,
     cacheBytes: config.indexCacheBytes,
     foldBatchSize: config.foldBatchSize,
+    autoFold: config.runFolder,
   });
 }

@@ -147,3 +147,40 @@ export async function loadDocuments(
   });
   return new Map(rows.map((r) => [r.id, r]));
 }
+
+/** Values of the listeners' statements in addInOneStatement, numbered after its own three. */
+export class AddStatementParams {
+  readonly values: unknown[] = [];
+  /** the placeholder of `value` */
+  readonly param = (value: unknown): string => `$${3 + this.values.push(value)}`;
+}
+
+/**
+ * A brand-new document's whole add as one statement, its own transaction, in one round trip:
+ * the insert (no row when the dockey is already in the collection), the listeners' statements
+ * over the CTE `added` (their values in `params`), and a document slot (take_document_slot
+ * fails with COLLECTION_FULL when there is no room, which undoes it all). Null when the dockey
+ * was there.
+ */
+export async function addInOneStatement(
+  db: Queryable,
+  collectionId: string,
+  dockey: string,
+  doc: string,
+  listenerSql: string[],
+  params: AddStatementParams,
+): Promise<DocumentRef | null> {
+  const listeners = listenerSql
+    .filter((sql) => sql !== '')
+    .map((sql, i) => `, listener${i} AS (${sql})`)
+    .join('');
+  const { rows } = await db.query<{ id: string; version: string }>({
+    text: `WITH added AS (
+             INSERT INTO documents (collection_id, dockey, doc) VALUES ($1, $2, $3)
+             ON CONFLICT ON CONSTRAINT documents_dockey_unique DO NOTHING RETURNING id, version),
+           slot AS (SELECT take_document_slot($1) FROM added)${listeners}
+           SELECT id::text, version::text, (SELECT count(*) FROM slot) AS slots FROM added`,
+    values: [collectionId, dockey, doc, ...params.values],
+  });
+  return rows[0] ? { id: rows[0].id, dockey, version: rows[0].version } : null;
+}

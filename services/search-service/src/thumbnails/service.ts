@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Logger, Metrics } from '@hub/service-kit';
-import type { DocumentChange } from '../index/search-index';
+import type { AddedDocument, DocumentChange } from '../index/search-index';
 import { backoffMs } from '../outbox/coalesce';
 import { createWakeup, listenChannel, type ChannelListener } from '../outbox/notify';
 import { fetchImage, ImageFetchError } from './fetch-image';
@@ -113,6 +113,8 @@ export function createThumbnailService(opts: ThumbnailServiceOptions): Thumbnail
 
   async function recordChange(tx: pg.PoolClient, change: DocumentChange): Promise<void> {
     const wanted = change.op === 'upsert' ? (change.doc?.image ?? null) : null;
+    // a document added just now (version 1 of a new id) has no thumbnail or job yet
+    if (!wanted && change.op === 'upsert' && change.version === '1') return;
     const state = await tx.query<{
       current: string | null;
       last_url: string | null;
@@ -378,6 +380,8 @@ export function createThumbnailService(opts: ThumbnailServiceOptions): Thumbnail
 
   return {
     recordChange,
+    // a new document without an image has nothing to queue; one with an image takes recordChange
+    addedDocumentSql: (added: AddedDocument) => (added.doc.image ? null : ''),
     dropCollection,
     resultFields,
     runOnce,

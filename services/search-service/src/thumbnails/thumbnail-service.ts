@@ -17,6 +17,7 @@ export interface ThumbnailService extends ChangeListener {
 /** Used until thumbnails are produced: no archive fields, nothing queued. */
 export const noThumbnails: ThumbnailService = {
   async recordChange() {},
+  addedDocumentSql: () => '',
   async resultFields() {
     return new Map();
   },

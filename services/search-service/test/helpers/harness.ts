@@ -132,8 +132,17 @@ export function client(app: SearchApp, c: TestCollection, placement: Placement =
   };
 }
 
-/** Names of failing steps → a pool whose queries matching the pattern fail. */
-export function failingPool(pool: pg.Pool, pattern: RegExp): pg.Pool {
+/**
+ * A pool whose queries matching the pattern fail. `fields` are set on the error as Postgres
+ * sets them on its own (table, where), for code that tells failures apart by them.
+ */
+export function failingPool(
+  pool: pg.Pool,
+  pattern: RegExp,
+  fields: { table?: string; where?: string } = {},
+): pg.Pool {
+  const injected = () =>
+    Promise.reject(Object.assign(new Error(`injected failure: ${String(pattern)}`), fields));
   const fails = (q: unknown) => {
     const text = typeof q === 'string' ? q : ((q as { text?: string } | null)?.text ?? '');
     return pattern.test(text);
@@ -143,9 +152,7 @@ export function failingPool(pool: pg.Pool, pattern: RegExp): pg.Pool {
       get(target, prop, receiver) {
         if (prop === 'query') {
           return (q: unknown, ...rest: unknown[]) =>
-            fails(q)
-              ? Promise.reject(new Error(`injected failure: ${String(pattern)}`))
-              : (target.query as (...a: unknown[]) => unknown)(q, ...rest);
+            fails(q) ? injected() : (target.query as (...a: unknown[]) => unknown)(q, ...rest);
         }
         const v = Reflect.get(target, prop, receiver);
         return typeof v === 'function' ? v.bind(target) : v;
@@ -155,9 +162,7 @@ export function failingPool(pool: pg.Pool, pattern: RegExp): pg.Pool {
     get(target, prop, receiver) {
       if (prop === 'query') {
         return (q: unknown, ...rest: unknown[]) =>
-          fails(q)
-            ? Promise.reject(new Error(`injected failure: ${String(pattern)}`))
-            : (target.query as (...a: unknown[]) => unknown)(q, ...rest);
+          fails(q) ? injected() : (target.query as (...a: unknown[]) => unknown)(q, ...rest);
       }
       if (prop === 'connect') return async () => wrapClient(await target.connect());
       const v = Reflect.get(target, prop, receiver);

@@ -164,7 +164,6 @@ export function float64Bytes(values: ArrayLike<number>): Buffer {
 export const TERM_SEPARATOR = '\u0001';
 
 export interface PendingDocument {
-  docId: string;
   collectionId: string;
   regdate: string;
   categories: number[];
@@ -172,21 +171,36 @@ export interface PendingDocument {
   terms: string[];
 }
 
+const PENDING_COLUMNS = 'doc_id, collection_id, regdate, categories, title_terms, terms';
+
+function pendingValues(d: PendingDocument, param: (value: unknown) => string): string {
+  return [
+    param(d.collectionId),
+    `${param(d.regdate)}::bigint`,
+    `${param(d.categories)}::int[]`,
+    `string_to_array(${param(d.titleTerms.join(TERM_SEPARATOR))}, E'\\x01')`,
+    `string_to_array(${param(d.terms.join(TERM_SEPARATOR))}, E'\\x01')`,
+  ].join(', ');
+}
+
 /** A new or changed document becomes pending: searchable as soon as its transaction commits. */
-export async function insertPending(tx: Queryable, d: PendingDocument): Promise<void> {
+export async function insertPending(
+  tx: Queryable,
+  docId: string,
+  d: PendingDocument,
+): Promise<void> {
+  const values: unknown[] = [docId];
+  const param = (v: unknown) => `$${values.push(v)}`;
   await tx.query({
     name: 'bitmap-pending-insert',
-    text: `INSERT INTO search_pending (doc_id, collection_id, regdate, categories, title_terms, terms)
-           VALUES ($1, $2, $3, $4::int[], string_to_array($5, E'\\x01'), string_to_array($6, E'\\x01'))`,
-    values: [
-      d.docId,
-      d.collectionId,
-      d.regdate,
-      d.categories,
-      d.titleTerms.join(TERM_SEPARATOR),
-      d.terms.join(TERM_SEPARATOR),
-    ],
+    text: `INSERT INTO search_pending (${PENDING_COLUMNS}) VALUES ($1, ${pendingValues(d, param)})`,
+    values,
   });
+}
+
+/** insertPending for a document being added in one statement (its row is in CTE `added`). */
+export function pendingFromAdded(param: (value: unknown) => string, d: PendingDocument): string {
+  return `INSERT INTO search_pending (${PENDING_COLUMNS}) SELECT id, ${pendingValues(d, param)} FROM added`;
 }
 
 /** The document leaves the index (its pending row, or its folded number as a tombstone). */

@@ -1,16 +1,25 @@
 import type pg from 'pg';
 import { createLogger, type Logger, type Metrics } from '@hub/service-kit';
 import { distinctTerms, queryTerms } from '../analyser';
-import type { DocumentChange, SearchHits, SearchIndex, SearchQuery } from '../search-index';
+import type {
+  AddedDocument,
+  DocumentChange,
+  SearchHits,
+  SearchIndex,
+  SearchQuery,
+} from '../search-index';
 import { andInto, andNotInto, newBitset, orInto, setBit, type Bitset } from './bitset';
 import { CollectionView } from './collection-view';
 import { evaluate, type TailMatch } from './evaluate';
 import { DELETED_CHUNK } from './fold-store';
 import { IndexFolder } from './folder';
 import { ABSENT, IndexCache } from './index-cache';
+import type { ParsedDoc } from '@hub/contracts';
 import {
   dropIndex,
   insertPending,
+  pendingFromAdded,
+  type PendingDocument,
   readDeleted,
   readPostings,
   readSegmentDocs,
@@ -32,6 +41,17 @@ export interface PostgresIndexOptions {
   foldIdleMs?: number;
   /** false: start() does not run the folder (tests drive folder.round() themselves) */
   autoFold?: boolean;
+}
+
+/** What the index keeps of a document until it is folded. */
+function pendingTerms(collectionId: string, doc: ParsedDoc): PendingDocument {
+  return {
+    collectionId,
+    regdate: doc.regdate,
+    categories: doc.categories ?? [],
+    titleTerms: distinctTerms([doc.title]),
+    terms: distinctTerms(Object.values(doc.icontents)),
+  };
 }
 
 /** The snapshot changed under a search (a merge or fold in between): read it again. */
@@ -85,15 +105,12 @@ export class PostgresSearchIndex implements SearchIndex {
     // documents.version 1 is a document added just now (a re-add gets a new id): nothing to unindex
     if (change.version !== '1' || change.op === 'delete') await unindex(tx, change.docId);
     if (change.op === 'delete' || !change.doc) return;
-    const doc = change.doc;
-    await insertPending(tx, {
-      docId: change.docId,
-      collectionId: change.collectionId,
-      regdate: doc.regdate,
-      categories: doc.categories ?? [],
-      titleTerms: distinctTerms([doc.title]),
-      terms: distinctTerms(Object.values(doc.icontents)),
-    });
+    await insertPending(tx, change.docId, pendingTerms(change.collectionId, change.doc));
+  }
+
+  /** A new document's pending row, inside the add's single statement. */
+  addedDocumentSql(added: AddedDocument, param: (value: unknown) => string): string {
+    return pendingFromAdded(param, pendingTerms(added.collectionId, added.doc));
   }
 
   async dropCollection(tx: pg.PoolClient, collectionId: string): Promise<void> {
