@@ -4,13 +4,16 @@
 //     embedded PostgreSQL in a temporary folder;
 //  2. 100 items with realistic Korean text;
 //  3. the service (built dist/, fast path on) and a bare node:http server answering the
-//     same bytes, each in a child process; autocannon (programmatic) loads each at
-//     64 connections for 10 s: bare vs cached 200 (JSON, RSS), 304s, and the Express route
-//     alone (fast path off) for reference;
-//  4. 1,000,000 items (one INSERT … generate_series), then the uncached render (query +
+//     same bytes, each in a child process; autocannon (programmatic) at 64 connections:
+//     cached 200 JSON and RSS against the bare server in FEED_BENCH_ROUNDS interleaved
+//     rounds (median ratio and spread), then once each: 304s, the Express route alone
+//     (fast path off), and readers that each bring a new token (every request verifies one);
+//  4. the in-process rate of verifying new tokens (Authenticator.verify);
+//  5. 1,000,000 items (one INSERT … generate_series), then the uncached render (query +
 //     render, no cache) timed 50 times per feed and format.
-// Settings: FEED_BENCH_DURATION (s, 10), FEED_BENCH_CONNECTIONS (64), FEED_BENCH_ROUNDS (2,
-// averaged), FEED_BENCH_ROWS (1000000; 0 skips step 4), FEED_BENCH_RENDERS (50).
+// Settings: FEED_BENCH_DURATION (s per case, 3), FEED_BENCH_WARMUP (s, 0.5),
+// FEED_BENCH_CONNECTIONS (64), FEED_BENCH_ROUNDS (5), FEED_BENCH_ROWS (1000000; 0 skips
+// step 5), FEED_BENCH_RENDERS (50), FEED_BENCH_NODE_ARGS (e.g. --cpu-prof for the servers).
 import { fork } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -26,16 +29,38 @@ const serviceDir = path.resolve(here, '..');
 const rootDir = path.resolve(serviceDir, '../..');
 const dist = (p) => path.join(serviceDir, 'dist', p);
 
-const DURATION = Number(process.env.FEED_BENCH_DURATION ?? 10);
+const DURATION = Number(process.env.FEED_BENCH_DURATION ?? 3);
+const WARMUP = Number(process.env.FEED_BENCH_WARMUP ?? 0.5);
 const CONNECTIONS = Number(process.env.FEED_BENCH_CONNECTIONS ?? 64);
 const ROWS = Number(process.env.FEED_BENCH_ROWS ?? 1_000_000);
 const RENDERS = Number(process.env.FEED_BENCH_RENDERS ?? 50);
-const ROUNDS = Number(process.env.FEED_BENCH_ROUNDS ?? 2);
+const ROUNDS = Math.max(1, Number(process.env.FEED_BENCH_ROUNDS ?? 5));
+const NEW_TOKENS_IN_PROCESS = 20_000;
 const SECRET = crypto.randomBytes(32).toString('hex');
 const ACCEPT = {
   json: 'application/vnd.vendor.resource-1.0+json;charset=utf-8',
   xml: 'application/vnd.vendor.resource-1.0+xml;charset=utf-8',
 };
+
+/** An HS256 JWT, signed here (no library): readers' tokens, each one distinct. */
+function hs256(payload) {
+  const part = (v) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const body = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(payload)}`;
+  return `${body}.${crypto.createHmac('sha256', SECRET).update(body).digest('base64url')}`;
+}
+let tokenSerial = 0;
+function newReaderToken() {
+  const now = Math.floor(Date.now() / 1000);
+  return hs256({ scope: 'hub:read', sub: `reader-${++tokenSerial}`, iat: now, exp: now + 3600 });
+}
+
+const median = (list) => {
+  const sorted = [...list].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const spread = (list, digits) =>
+  `${Math.min(...list).toFixed(digits)}–${Math.max(...list).toFixed(digits)}`;
 
 // ---------------------------------------------------------------- the run
 async function main() {
@@ -49,7 +74,6 @@ async function main() {
   if (process.env.FEED_BENCH_KEEP_BODIES !== '1') {
     require('autocannon/lib/pipelinedRequestsQueue.js').prototype.addBody = function addBody() {};
   }
-  const jwt = require('jsonwebtoken');
   const pg = require('pg');
   const { runMigrations, createPool } = require('@hub/service-kit');
   if (!fs.existsSync(dist('app.js')))
@@ -67,33 +91,38 @@ async function main() {
     const pool = createPool(dbUrl, 4);
     await insertRealisticItems(pool, 100);
     log(
-      `database ready; 100 items (${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? '?'}, Node ${process.version})`,
+      `database ready; 100 items (${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? '?'}, Node ${process.version}, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')})`,
     );
 
     const env = { ...process.env, BENCH_DB: dbUrl, BENCH_SECRET: SECRET };
     const app = await child('serve-app', env, children);
     const express = await child('serve-app', { ...env, BENCH_FAST_PATH: '0' }, children);
-    const token = jwt.sign({ scope: 'hub:read' }, SECRET, {
-      algorithm: 'HS256',
-      expiresIn: '1h',
-      subject: 'bench',
-    });
+    const token = newReaderToken();
     const appUrl = `http://127.0.0.1:${app.port}/hub/contents`;
     const expressUrl = `http://127.0.0.1:${express.port}/hub/contents`;
+    const auth = { Authorization: `Bearer ${token}` };
+    const json = { ...auth, Accept: ACCEPT.json };
+    const xml = { ...auth, Accept: ACCEPT.xml };
 
     // the bytes the bare server will send: what the service sends (minus the per-request headers)
     const bodies = {};
-    for (const format of ['json', 'xml']) {
-      const r = await get(appUrl, { Accept: ACCEPT[format], Authorization: `Bearer ${token}` });
-      await get(expressUrl, { Accept: ACCEPT[format], Authorization: `Bearer ${token}` });
+    for (const [format, headers] of [
+      ['json', json],
+      ['xml', xml],
+    ]) {
+      const r = await get(appUrl, headers);
+      await get(expressUrl, headers);
       if (r.status !== 200) throw new Error(`warm-up GET answered ${r.status}`);
-      const headers = { ...r.headers };
-      delete headers.date;
-      delete headers.connection;
-      delete headers['keep-alive'];
+      const sent = { ...r.headers };
+      delete sent.date;
+      delete sent.connection;
+      delete sent['keep-alive'];
       bodies[format] = {
         body: r.body.toString('base64'),
-        headers,
+        headers: sent,
         etag: r.headers.etag,
         size: r.body.length,
       };
@@ -101,22 +130,20 @@ async function main() {
     const bare = await child('serve-bare', env, children, { bodies });
     log(`bodies: JSON ${bodies.json.size} bytes, RSS ${bodies.xml.size} bytes`);
 
-    const load = async (name, server, url, headers, expectStatus) => {
-      const warm = await autocannon({ url, connections: CONNECTIONS, duration: 1, headers });
-      if (warm.errors) throw new Error(`${name}: ${warm.errors} errors in warm-up`);
+    const load = async (name, server, url, headers, expectStatus, requests) => {
+      const opts = { url, connections: CONNECTIONS, headers, ...(requests && { requests }) };
+      if (WARMUP > 0) {
+        const warm = await autocannon({ ...opts, duration: WARMUP });
+        if (warm.errors) throw new Error(`${name}: ${warm.errors} errors in warm-up`);
+      }
       const cpu0 = await cpuOf(server.process);
-      const result = await autocannon({
-        url,
-        connections: CONNECTIONS,
-        duration: DURATION,
-        headers,
-      });
+      const result = await autocannon({ ...opts, duration: DURATION });
       const cpu = (await cpuOf(server.process)) - cpu0;
       const ok = expectStatus === 304 ? result['3xx'] : result['2xx'];
       const bad = result.requests.total - ok + result.errors + result.timeouts;
       const row = {
         name,
-        rps: Math.round(result.requests.average),
+        rps: result.requests.total / DURATION,
         p50: result.latency.p50,
         p99: result.latency.p99,
         total: result.requests.total,
@@ -128,74 +155,112 @@ async function main() {
     };
     const printRow = (row) =>
       log(
-        `  ${row.name.padEnd(38)} ${String(row.rps).padStart(7)} req/s   p50 ${String(row.p50).padStart(3)} ms   p99 ${String(row.p99).padStart(3)} ms   server CPU ${row.cpuPerReq.toFixed(1).padStart(6)} µs/req${row.bad ? `   (${row.bad} unexpected!)` : ''}`,
+        `  ${row.name.padEnd(44)} ${String(Math.round(row.rps)).padStart(7)} req/s   p50 ${String(row.p50).padStart(3)} ms   p99 ${String(row.p99).padStart(3)} ms   server CPU ${row.cpuPerReq.toFixed(1).padStart(6)} µs/req${row.bad ? `   (${row.bad} unexpected!)` : ''}`,
       );
-    const auth = { Authorization: `Bearer ${token}` };
-    log(
-      `\nload: autocannon, ${CONNECTIONS} connections, ${DURATION} s each (+1 s warm-up), ${ROUNDS} round(s)`,
-    );
+
+    // The bare server gets the same request (Authorization and Accept included, ignored):
+    // the two differ only in what the service does with it.
     const bareUrl = (f) => `http://127.0.0.1:${bare.port}/${f}`;
-    const json = { ...auth, Accept: ACCEPT.json };
-    const xml = { ...auth, Accept: ACCEPT.xml };
-    const cases = {
-      bareJson: ['bare node:http, JSON bytes', bare, bareUrl('json'), {}, 200],
-      appJson: ['service cached 200, JSON (fast path)', app, appUrl, json, 200],
-      bareXml: ['bare node:http, RSS bytes', bare, bareUrl('xml'), {}, 200],
-      appXml: ['service cached 200, RSS (fast path)', app, appUrl, xml, 200],
-      app304: [
-        'service 304, JSON (If-None-Match)',
-        app,
-        appUrl,
-        { ...json, 'If-None-Match': bodies.json.etag },
-        304,
+    const pairs = {
+      json: [
+        ['bare node:http, JSON bytes', bare, bareUrl('json'), json, 200],
+        ['service cached 200, JSON (fast path)', app, appUrl, json, 200],
       ],
-      app304Xml: [
-        'service 304, RSS (If-None-Match)',
-        app,
-        appUrl,
-        { ...xml, 'If-None-Match': bodies.xml.etag },
-        304,
+      xml: [
+        ['bare node:http, RSS bytes', bare, bareUrl('xml'), xml, 200],
+        ['service cached 200, RSS (fast path)', app, appUrl, xml, 200],
       ],
-      expressJson: ['Express route alone, cached 200, JSON', express, expressUrl, json, 200],
     };
-    // Every case runs ROUNDS times, interleaved, and the rounds are averaged (req/s, p50/p99,
-    // server CPU per request), so a burst of other work on the machine weighs less.
-    const runs = {};
+    log(
+      `\ncached 200 vs bare: autocannon, ${CONNECTIONS} connections, ${DURATION} s per case (+${WARMUP} s warm-up), ${ROUNDS} interleaved rounds`,
+    );
+    const ratios = { json: [], xml: [] };
+    const cpuRatios = { json: [], xml: [] };
+    const rates = { json: { bare: [], app: [] }, xml: { bare: [], app: [] } };
     for (let round = 1; round <= ROUNDS; round++) {
-      if (ROUNDS > 1) log(` round ${round}/${ROUNDS}`);
-      for (const [key, args] of Object.entries(cases)) (runs[key] ??= []).push(await load(...args));
+      log(` round ${round}/${ROUNDS}`);
+      for (const format of ['json', 'xml']) {
+        // alternate which of the pair goes first, so a drift in the machine's load cancels out
+        const [bareCase, appCase] = pairs[format];
+        const order = round % 2 ? [bareCase, appCase] : [appCase, bareCase];
+        const results = [];
+        for (const args of order) results.push(await load(...args));
+        const [b, a] = round % 2 ? results : [results[1], results[0]];
+        ratios[format].push(a.rps / b.rps);
+        cpuRatios[format].push(b.cpuPerReq / a.cpuPerReq);
+        rates[format].bare.push(b.rps);
+        rates[format].app.push(a.rps);
+      }
     }
-    const mean = (list, f) => list.reduce((sum, r) => sum + f(r), 0) / list.length;
-    const rows = {};
-    for (const [key, list] of Object.entries(runs)) {
-      rows[key] = {
-        name: list[0].name,
-        rps: Math.round(mean(list, (r) => r.rps)),
-        p50: Math.round(mean(list, (r) => r.p50)),
-        p99: Math.round(mean(list, (r) => r.p99)),
-        cpuPerReq: mean(list, (r) => r.cpuPerReq * r.total) / mean(list, (r) => r.total),
-        bad: list.reduce((sum, r) => sum + r.bad, 0),
+    const summary = {};
+    log(`\nresults (median of ${ROUNDS} rounds, spread min–max)`);
+    for (const [format, label] of [
+      ['json', 'JSON'],
+      ['xml', 'RSS '],
+    ]) {
+      summary[format] = {
+        ratio: median(ratios[format]),
+        cpuRatio: median(cpuRatios[format]),
+        bare: median(rates[format].bare),
+        app: median(rates[format].app),
       };
-    }
-    if (ROUNDS > 1) {
-      log(` mean of ${ROUNDS} rounds`);
-      for (const row of Object.values(rows)) printRow(row);
+      log(
+        `  cached 200 ${label} / bare: req/s ratio ${summary[format].ratio.toFixed(2)} (${spread(ratios[format], 2)})   server-CPU ratio ${summary[format].cpuRatio.toFixed(2)} (${spread(cpuRatios[format], 2)})   service ${Math.round(summary[format].app)} req/s (${spread(rates[format].app, 0)}), bare ${Math.round(summary[format].bare)} req/s (${spread(rates[format].bare, 0)})   (target >= 0.9, stretch 0.95)`,
+      );
     }
 
-    const ratio = (a, b) => (a / b).toFixed(2);
-    log('\nresults');
-    log('                           req/s ratio   server-CPU ratio (bare µs/req ÷ this µs/req)');
-    const both = (label, a, b, target) =>
-      log(
-        `  ${label.padEnd(25)} ${ratio(a.rps, b.rps).padStart(5)}         ${ratio(b.cpuPerReq, a.cpuPerReq).padStart(5)}          ${target}`,
-      );
-    both('cached 200 JSON / bare', rows.appJson, rows.bareJson, '(target >= 0.7)');
-    both('cached 200 RSS / bare', rows.appXml, rows.bareXml, '(target >= 0.7)');
-    both('304 JSON / cached 200', rows.app304, rows.appJson, '(target > 1)');
-    both('304 RSS / cached 200', rows.app304Xml, rows.appXml, '(target > 1)');
-    both('Express alone / bare', rows.expressJson, rows.bareJson, '(reference)');
+    log(`\nreference cases (one run each)`);
+    const app304 = await load(
+      'service 304, JSON (If-None-Match)',
+      app,
+      appUrl,
+      { ...json, 'If-None-Match': bodies.json.etag },
+      304,
+    );
+    const app304Xml = await load(
+      'service 304, RSS (If-None-Match)',
+      app,
+      appUrl,
+      { ...xml, 'If-None-Match': bodies.xml.etag },
+      304,
+    );
+    const expressJson = await load(
+      'Express route alone, cached 200, JSON',
+      express,
+      expressUrl,
+      json,
+      200,
+    );
+    // every request brings a token the service has never seen: it verifies the signature
+    // (a key built once at start), remembers the token, then answers from the cache
+    const newTokens = await load(
+      'new token per request, cached 200, JSON',
+      app,
+      appUrl,
+      { Accept: ACCEPT.json },
+      200,
+      [
+        {
+          method: 'GET',
+          path: '/hub/contents',
+          setupRequest: (req) => ({
+            ...req,
+            headers: { ...req.headers, Authorization: `Bearer ${newReaderToken()}` },
+          }),
+        },
+      ],
+    );
+    log(
+      `  304 / cached 200: JSON ${(app304.rps / summary.json.app).toFixed(2)}, RSS ${(app304Xml.rps / summary.xml.app).toFixed(2)}   Express alone / bare JSON: ${(expressJson.rps / summary.json.bare).toFixed(2)}`,
+    );
 
     await stopChildren(children);
+
+    log(`\nnew tokens (many readers, each with its own token)`);
+    log(
+      `  over HTTP: ${Math.round(newTokens.rps)} req/s, each verifying a new token (server CPU ${newTokens.cpuPerReq.toFixed(1)} µs/req)`,
+    );
+    verifyRate(log);
 
     log(`\nuncached render (one snapshot query + render, no cache), in a fresh process`);
     if (ROWS > 0) {
@@ -219,6 +284,32 @@ async function main() {
     await stopChildren(children);
     await cleanup();
   }
+}
+
+/** Authenticator.verify on tokens it has never seen, in this process (one core). */
+function verifyRate(log) {
+  const { Authenticator } = require(dist('http/auth.js'));
+  const { loadConfig } = require(dist('config.js'));
+  const config = loadConfig({
+    DATABASE_URL: 'postgres://unused/unused',
+    FEED_JWT_SECRET: SECRET,
+  });
+  const auth = new Authenticator(config.jwt);
+  const tokens = Array.from({ length: NEW_TOKENS_IN_PROCESS }, newReaderToken);
+  for (const t of tokens.slice(0, 1000)) auth.verify(t); // warm-up (then remembered)
+  const todo = tokens.slice(1000);
+  const t0 = process.hrtime.bigint();
+  for (const t of todo) auth.verify(t);
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  // what it would cost with the secret given as a string (jsonwebtoken builds a key per call)
+  const jwt = require('jsonwebtoken');
+  const few = Array.from({ length: 300 }, newReaderToken);
+  const t1 = process.hrtime.bigint();
+  for (const t of few) jwt.verify(t, SECRET, { algorithms: ['HS256'] });
+  const perString = Number(process.hrtime.bigint() - t1) / 1e3 / few.length;
+  log(
+    `  in process: ${Math.round(todo.length / seconds)} verifications/s (${((seconds / todo.length) * 1e6).toFixed(1)} µs each, HS256, key built once; ${todo.length} tokens; with the secret as a string it would be ${perString.toFixed(0)} µs each)`,
+  );
 }
 
 /** p50/p99 of the uncached path (one snapshot query + render), called directly. */

@@ -346,11 +346,11 @@ describe('fast path', () => {
     expect(line).toMatch(/ 3$/);
   });
 
-  test('When the token was never verified, the cache is empty or the request is not a plain success, Express answers instead', async () => {
+  test('When the feed is not cached or the request is not a plain success, Express answers instead', async () => {
     const app = await makeApp(db);
     await settled([app], () => publish(app, item()));
     const fresh = token({ sub: 'someone-new' });
-    expect((await getFeed(app, '/hub/contents', ACCEPT_JSON, fresh)).status).toBe(200); // verified + cached by Express
+    expect((await getFeed(app, '/hub/contents', ACCEPT_JSON, fresh)).status).toBe(200); // feed rendered + cached by Express
     expect(served(app)).toBe(0);
     expect((await getFeed(app, '/hub/contents', ACCEPT_JSON, fresh)).status).toBe(200);
     expect(served(app)).toBe(1);
@@ -365,6 +365,38 @@ describe('fast path', () => {
     );
     expect((await getFeed(app, '/hub/contents/', ACCEPT_JSON, fresh)).status).toBe(200); // trailing slash: Express
     expect(served(app)).toBe(1);
+  });
+
+  test('When a reader brings a new valid token and the feed is cached, the fast path verifies the token itself and answers', async () => {
+    const app = await makeApp(db);
+    await settled([app], () => publish(app, item()));
+    await getFeed(app, '/hub/contents'); // cached
+    const before = served(app);
+    const readers = Array.from({ length: 5 }, (_, i) => token({ sub: `reader-${i}` }));
+    for (const t of readers) {
+      const res = await getFeed(app, '/hub/contents', ACCEPT_JSON, t);
+      expect(res.status).toBe(200);
+    }
+    expect(served(app)).toBe(before + readers.length);
+    // one that fails verification is Express's to answer, with the usual 401
+    const forged = token({ sub: 'x', secret: 'another-secret-another-secret-0123456789' });
+    const res = await getFeed(app, '/hub/contents', ACCEPT_JSON, forged);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({
+      error: { status: 401, message: 'authentication failed: invalid signature' },
+    });
+    expect(served(app)).toBe(before + readers.length);
+  });
+
+  test('When the fast path answers without a client id, each response gets its own UUID-shaped X-Request-Id', async () => {
+    const app = await makeApp(db);
+    await getFeed(app, '/hub/contents'); // cached
+    const ids = new Set<string>();
+    for (let i = 0; i < 20; i++)
+      ids.add(String((await getFeed(app, '/hub/contents')).headers['x-request-id']));
+    expect(ids.size).toBe(20);
+    for (const id of ids)
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
   test('When a remembered token expires, the fast path stops serving it and Express answers 401', async () => {

@@ -117,6 +117,11 @@ export class FeedCache {
   }
 }
 
+/** The entry keys, built once (the fast path looks one up per request). */
+const KEYS = new Map<string, Record<FeedFormat, string>>(
+  [...FEEDS].map((feed) => [feed, { xml: `${feed}:xml`, json: `${feed}:json` }]),
+);
+
 function key(feed: string, format: FeedFormat): string {
-  return `${feed}:${format}`;
+  return KEYS.get(feed)?.[format] ?? `${feed}:${format}`;
 }

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import jwt from 'jsonwebtoken';
 import { FEED_ERRORS } from '@hub/contracts';
 import { ServiceError } from '@hub/service-kit';
-import { LruCache } from '../cache/lru';
+import { RecentCache } from '../cache/recent-cache';
 import type { JwtConfig } from '../config';
 
 /** Who a verified token speaks for. */
@@ -22,7 +22,10 @@ export const WRITE_SCOPE = 'hub:write';
 export const REALM = 'hub';
 /** Longer "tokens" are refused without parsing (and never cached). */
 export const MAX_TOKEN_LENGTH = 8192;
-/** Verified tokens remembered until their exp; the least recently used are forgotten first. */
+/**
+ * Verified tokens remembered until their exp: a RecentCache of two generations of this
+ * size (at most 20,000 tokens, a few MB); tokens not used for a generation are forgotten.
+ */
 export const TOKEN_CACHE_SIZE = 10_000;
 
 const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
@@ -68,6 +71,28 @@ export function findToken(
   if (!B64TOKEN.test(token))
     return { kind: 'invalid', reason: 'malformed access_token', error: 'invalid_request' };
   return { kind: 'token', token };
+}
+
+/**
+ * The token of the one common shape, `Authorization: Bearer <token>` alone, without a
+ * regex or allocation (the fast path); undefined for anything else, which findToken
+ * then judges. The text after "Bearer " is returned as is: only a token that verifies
+ * is ever used, and one that would verify only after findToken's trimming goes to Express.
+ */
+export function plainBearerToken(
+  headers: IncomingHttpHeaders,
+  rawQuery: string | undefined,
+): string | undefined {
+  const value = headers.authorization;
+  if (
+    value === undefined ||
+    headers.authentication !== undefined ||
+    (rawQuery !== undefined && rawQuery.includes('access_token')) ||
+    !value.startsWith('Bearer ') ||
+    value.length === 7
+  )
+    return undefined;
+  return value.slice(7);
 }
 
 export function authenticationFailed(
@@ -117,12 +142,13 @@ function reasonFor(err: unknown): string {
 }
 
 /**
- * Verifies bearer JWTs with the key built once at start and the pinned algorithms; exp is
- * required, nbf/iss/aud are checked. A verified token is remembered until its exp, so
- * a polling reader pays for the signature once.
+ * Verifies bearer JWTs with the key built once at start (config.ts, crypto.createSecretKey
+ * or createPublicKey) and the pinned algorithms; exp is required, nbf/iss/aud are checked.
+ * A verified token is remembered, keyed by its exact string, until its exp, so a polling
+ * reader pays for the signature once.
  */
 export class Authenticator {
-  private readonly verified = new LruCache<string, Principal>(TOKEN_CACHE_SIZE);
+  private readonly verified = new RecentCache<string, Principal>(TOKEN_CACHE_SIZE);
 
   constructor(
     private readonly config: JwtConfig,
@@ -142,11 +168,23 @@ export class Authenticator {
 
   /** The principal of a valid token, or a 401 ServiceError. */
   verify(token: string): Principal {
+    const result = this.check(token);
+    if (result instanceof ServiceError) throw result;
+    return result;
+  }
+
+  /** The principal of a valid token, else undefined (the fast path: no exception). */
+  tryVerify(token: string): Principal | undefined {
+    const result = this.check(token);
+    return result instanceof ServiceError ? undefined : result;
+  }
+
+  private check(token: string): Principal | ServiceError {
     const now = this.clock();
     const known = this.cached(token, now);
     if (known) return known;
-    if (token.length > MAX_TOKEN_LENGTH)
-      throw authenticationFailed('malformed token', 'invalid_token');
+    if (token.length > MAX_TOKEN_LENGTH || !B64TOKEN.test(token))
+      return authenticationFailed('malformed token', 'invalid_token');
     let payload: string | jwt.JwtPayload;
     try {
       payload = jwt.verify(token, this.config.key, {
@@ -156,10 +194,10 @@ export class Authenticator {
         clockTimestamp: Math.floor(now / 1000),
       });
     } catch (err) {
-      throw authenticationFailed(reasonFor(err), 'invalid_token');
+      return authenticationFailed(reasonFor(err), 'invalid_token');
     }
     if (typeof payload !== 'object' || typeof payload.exp !== 'number')
-      throw authenticationFailed('token has no exp claim', 'invalid_token');
+      return authenticationFailed('token has no exp claim', 'invalid_token');
     const scope: unknown = payload.scope;
     const principal: Principal = {
       subject: typeof payload.sub === 'string' ? payload.sub : undefined,

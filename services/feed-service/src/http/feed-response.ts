@@ -118,10 +118,13 @@ export class FeedResponder {
   }
 }
 
+/**
+ * The prepared list with this request's id in its slot. The list is reused, not copied:
+ * writeHead turns it into the header block before it returns (there is no await between).
+ */
 function withId(raw: string[], requestId: string): string[] {
-  const headers = raw.slice();
-  headers[1] = requestId;
-  return headers;
+  raw[1] = requestId;
+  return raw;
 }
 
 /**
