@@ -393,9 +393,8 @@ async function loadGenerator({ port, token, databaseUrl }) {
 
 // ================================================================== service and database (main)
 async function main() {
-  const { createApp } = await import(path.join(dist, 'app.js'));
+  const { composeService } = await import(path.join(dist, 'compose.js'));
   const { loadConfig } = await import(path.join(dist, 'config.js'));
-  const { selectSearchIndex } = await import(path.join(dist, 'index/select.js'));
   const kit = await import('@hub/service-kit');
 
   let databaseUrl;
@@ -463,14 +462,13 @@ async function main() {
   });
   const logger = kit.createLogger('search-service', 'silent');
 
-  /** one service instance: pool, engine (with its folder), app, server */
+  /** one service instance as main.ts composes it: pool, engine (with its folder), thumbnails, app */
   async function startInstance() {
     const pool = kit.createPool(databaseUrl, config.databasePoolSize);
     const metrics = kit.createMetrics('search-service');
-    const index = selectSearchIndex({ config, pool, logger, metrics });
-    const app = createApp({ config, pool, index, logger, metrics });
-    index.start?.();
-    const server = http.createServer(app);
+    const service = composeService({ config, pool, logger, metrics });
+    service.start();
+    const server = http.createServer(service.app);
     server.keepAliveTimeout = 65_000;
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
     return {
@@ -478,8 +476,7 @@ async function main() {
       async stop() {
         await new Promise((resolve) => server.close(resolve));
         server.closeAllConnections?.();
-        await app.services.close();
-        await index.stop?.();
+        await service.stop();
         await pool.end();
       },
     };
