@@ -11,9 +11,10 @@
 //  4. the in-process rate of verifying new tokens (Authenticator.verify);
 //  5. 1,000,000 items (one INSERT … generate_series), then the uncached render (query +
 //     render, no cache) timed 50 times per feed and format.
-// Settings: FEED_BENCH_DURATION (s per case, 3), FEED_BENCH_WARMUP (s, 0.5),
+// Settings: FEED_BENCH_DURATION (s per server, format and round, 3), FEED_BENCH_WARMUP (s, 0.25),
 // FEED_BENCH_CONNECTIONS (64), FEED_BENCH_ROUNDS (5), FEED_BENCH_ROWS (1000000; 0 skips
-// step 5), FEED_BENCH_RENDERS (50), FEED_BENCH_NODE_ARGS (e.g. --cpu-prof for the servers).
+// step 5), FEED_BENCH_RENDERS (50), FEED_BENCH_NODE_ARGS (e.g. --cpu-prof for the servers),
+// FEED_BENCH_ONLY=cached (stop after the cached 200 comparison).
 import { fork } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -30,7 +31,7 @@ const rootDir = path.resolve(serviceDir, '../..');
 const dist = (p) => path.join(serviceDir, 'dist', p);
 
 const DURATION = Number(process.env.FEED_BENCH_DURATION ?? 3);
-const WARMUP = Number(process.env.FEED_BENCH_WARMUP ?? 0.5);
+const WARMUP = Number(process.env.FEED_BENCH_WARMUP ?? 0.25);
 const CONNECTIONS = Number(process.env.FEED_BENCH_CONNECTIONS ?? 64);
 const ROWS = Number(process.env.FEED_BENCH_ROWS ?? 1_000_000);
 const RENDERS = Number(process.env.FEED_BENCH_RENDERS ?? 50);
@@ -130,27 +131,45 @@ async function main() {
     const bare = await child('serve-bare', env, children, { bodies });
     log(`bodies: JSON ${bodies.json.size} bytes, RSS ${bodies.xml.size} bytes`);
 
-    const load = async (name, server, url, headers, expectStatus, requests) => {
-      const opts = { url, connections: CONNECTIONS, headers, ...(requests && { requests }) };
+    const load = async (
+      name,
+      server,
+      url,
+      headers,
+      expectStatus,
+      requests,
+      { duration = DURATION, print = true } = {},
+    ) => {
+      // sampleInt: autocannon stops at a sample boundary (1 s by default), so a run of 1.5 s
+      // would really last 2; the rate is taken over the run's real duration either way
+      const opts = {
+        url,
+        connections: CONNECTIONS,
+        headers,
+        sampleInt: 100,
+        ...(requests && { requests }),
+      };
       if (WARMUP > 0) {
         const warm = await autocannon({ ...opts, duration: WARMUP });
         if (warm.errors) throw new Error(`${name}: ${warm.errors} errors in warm-up`);
       }
       const cpu0 = await cpuOf(server.process);
-      const result = await autocannon({ ...opts, duration: DURATION });
+      const result = await autocannon({ ...opts, duration });
       const cpu = (await cpuOf(server.process)) - cpu0;
       const ok = expectStatus === 304 ? result['3xx'] : result['2xx'];
       const bad = result.requests.total - ok + result.errors + result.timeouts;
       const row = {
         name,
-        rps: result.requests.total / DURATION,
+        rps: result.requests.total / result.duration,
+        seconds: result.duration,
         p50: result.latency.p50,
         p99: result.latency.p99,
         total: result.requests.total,
+        cpu,
         cpuPerReq: cpu / Math.max(1, result.requests.total),
         bad,
       };
-      printRow(row);
+      if (print) printRow(row);
       return row;
     };
     const printRow = (row) =>
@@ -172,24 +191,43 @@ async function main() {
       ],
     };
     log(
-      `\ncached 200 vs bare: autocannon, ${CONNECTIONS} connections, ${DURATION} s per case (+${WARMUP} s warm-up), ${ROUNDS} interleaved rounds`,
+      `\ncached 200 vs bare: autocannon, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds; a round gives each server ${DURATION} s per format, as two ${DURATION / 2} s slices in A-B-B-A order (+${WARMUP} s warm-up each)`,
     );
     const ratios = { json: [], xml: [] };
     const cpuRatios = { json: [], xml: [] };
     const rates = { json: { bare: [], app: [] }, xml: { bare: [], app: [] } };
     for (let round = 1; round <= ROUNDS; round++) {
-      log(` round ${round}/${ROUNDS}`);
       for (const format of ['json', 'xml']) {
-        // alternate which of the pair goes first, so a drift in the machine's load cancels out
+        // A-B-B-A (then B-A-A-B the next round): a drift in the machine's load during the
+        // round weighs on both servers alike
         const [bareCase, appCase] = pairs[format];
-        const order = round % 2 ? [bareCase, appCase] : [appCase, bareCase];
-        const results = [];
-        for (const args of order) results.push(await load(...args));
-        const [b, a] = round % 2 ? results : [results[1], results[0]];
-        ratios[format].push(a.rps / b.rps);
-        cpuRatios[format].push(b.cpuPerReq / a.cpuPerReq);
-        rates[format].bare.push(b.rps);
-        rates[format].app.push(a.rps);
+        const order =
+          round % 2
+            ? [bareCase, appCase, appCase, bareCase]
+            : [appCase, bareCase, bareCase, appCase];
+        const sum = new Map([
+          [bareCase, { total: 0, seconds: 0, cpu: 0, bad: 0 }],
+          [appCase, { total: 0, seconds: 0, cpu: 0, bad: 0 }],
+        ]);
+        for (const args of order) {
+          const row = await load(...args, undefined, { duration: DURATION / 2, print: false });
+          const s = sum.get(args);
+          s.total += row.total;
+          s.seconds += row.seconds;
+          s.cpu += row.cpu;
+          s.bad += row.bad;
+        }
+        const b = sum.get(bareCase);
+        const a = sum.get(appCase);
+        const [bareRps, appRps] = [b.total / b.seconds, a.total / a.seconds];
+        const [bareCpu, appCpu] = [b.cpu / b.total, a.cpu / a.total];
+        ratios[format].push(appRps / bareRps);
+        cpuRatios[format].push(bareCpu / appCpu);
+        rates[format].bare.push(bareRps);
+        rates[format].app.push(appRps);
+        log(
+          `  round ${round}/${ROUNDS} ${format === 'json' ? 'JSON' : 'RSS '}: bare ${String(Math.round(bareRps)).padStart(6)} req/s (${bareCpu.toFixed(1)} µs CPU/req), service ${String(Math.round(appRps)).padStart(6)} req/s (${appCpu.toFixed(1)} µs CPU/req): ratio ${(appRps / bareRps).toFixed(2)}, CPU ratio ${(bareCpu / appCpu).toFixed(2)}${a.bad + b.bad ? `   (${a.bad + b.bad} unexpected!)` : ''}`,
+        );
       }
     }
     const summary = {};
@@ -208,6 +246,8 @@ async function main() {
         `  cached 200 ${label} / bare: req/s ratio ${summary[format].ratio.toFixed(2)} (${spread(ratios[format], 2)})   server-CPU ratio ${summary[format].cpuRatio.toFixed(2)} (${spread(cpuRatios[format], 2)})   service ${Math.round(summary[format].app)} req/s (${spread(rates[format].app, 0)}), bare ${Math.round(summary[format].bare)} req/s (${spread(rates[format].bare, 0)})   (target >= 0.9, stretch 0.95)`,
       );
     }
+
+    if (process.env.FEED_BENCH_ONLY === 'cached') return; // e.g. to profile just that
 
     log(`\nreference cases (one run each)`);
     const app304 = await load(
@@ -515,7 +555,7 @@ async function insertBulk(pool, total) {
   await pool.query(
     `INSERT INTO feed_items (title, link, description, category, creator, pub_date, enclosure_url)
      SELECT '제목 ' || g || ' — 서울의 가을 산책길과 숨은 명소 이야기',
-            'https://hub.example.com/contents/' || g,
+            'https://hub.example.com/archive/' || g,
             '현지 사람들이 추천하는 숨은 명소를 직접 다녀왔습니다. 처음 방문하는 분들을 위해 교통편과 예상 비용을 정리했습니다. #' || g,
             (ARRAY['life','culture','trip','it','food','biz'])[1 + g % 6],
             '작성자 ' || (g % 1000),
