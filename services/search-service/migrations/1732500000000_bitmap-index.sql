@@ -88,34 +88,8 @@ CREATE TABLE search_postings (
 );
 ALTER TABLE search_postings ALTER COLUMN data SET STORAGE EXTERNAL;
 
--- What one search needs, read in one statement (one snapshot): the collection's state, its
--- live segments, the versions of its deleted chunks, the tombstones not yet folded, and the
--- pending documents that match (doc_id, regdate as text, every term in the title).
-CREATE FUNCTION search_snapshot(
-  p_collection text,
-  p_terms text[],
-  p_ca integer[],
-  p_ex_ca integer[],
-  p_from bigint,
-  p_to bigint
-)
-RETURNS TABLE (epoch bigint, next_docno integer, segments json, deleted json, tombstones integer[], tail json)
-LANGUAGE sql STABLE AS $fn$
-  SELECT s.epoch, s.next_docno,
-    (SELECT json_agg(json_build_array(g.id, g.first_docno, g.doc_count) ORDER BY g.first_docno)
-       FROM search_segments g WHERE g.collection_id = p_collection AND g.retired_at IS NULL),
-    (SELECT json_agg(json_build_array(d.chunk, d.version))
-       FROM search_deleted d WHERE d.collection_id = p_collection),
-    (SELECT array_agg(t.docno) FROM search_tombstones t WHERE t.collection_id = p_collection),
-    (SELECT json_agg(json_build_array(p.doc_id, p.regdate::text, p.title_terms @> p_terms))
-       FROM search_pending p
-      WHERE p.collection_id = p_collection AND p.terms @> p_terms
-        AND (p_ca IS NULL OR p.categories && p_ca)
-        AND (p_ex_ca IS NULL OR NOT (p.categories && p_ex_ca))
-        AND (p_from IS NULL OR p.regdate >= p_from)
-        AND (p_to IS NULL OR p.regdate <= p_to))
-  FROM (SELECT 1) AS one LEFT JOIN search_index_state s ON s.collection_id = p_collection
-$fn$;
+-- A search reads these tables in one statement, so in one snapshot (SNAPSHOT_SQL in
+-- src/index/postgres/index-store.ts).
 
 -- A document leaves the index: its pending row goes, or its folded number becomes a tombstone.
 -- Two statements on purpose: if a fold holds the pending row, the DELETE waits for it, and the
@@ -153,7 +127,6 @@ CREATE INDEX doc_search_title ON doc_search USING gin (title_terms);
 CREATE INDEX doc_search_regdate ON doc_search (collection_id, regdate DESC, doc_id DESC);
 CREATE INDEX doc_search_categories ON doc_search USING gin (categories);
 DROP FUNCTION search_unindex(bigint);
-DROP FUNCTION search_snapshot(text, text[], integer[], integer[], bigint, bigint);
 DROP TABLE search_postings;
 DROP TABLE search_segments;
 DROP TABLE search_deleted;

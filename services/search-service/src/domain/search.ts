@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { parseSearchParams, SEARCH_ERRORS, type SearchParamsInput } from '@hub/contracts';
-import { loadDocuments } from '../store/documents';
+import { loadDocuments, loadDocumentsWithThumbnails } from '../store/documents';
 import type { DomainDeps } from './deps';
 import { check, step } from './steps';
 
@@ -37,23 +37,45 @@ export async function searchDocuments(
   const started = performance.now();
 
   const hits = await step(E.makeResultFail, () => deps.index.search({ collectionId, ...params }));
-  const [stored, archive] = await step(E.makeResultFail, () =>
-    Promise.all([
-      loadDocuments(deps.pool, collectionId, hits.docIds),
-      hits.docIds.length
-        ? deps.thumbnails.resultFields(collectionId, hits.docIds)
-        : Promise.resolve(new Map<string, Record<string, string>>()),
-    ]),
-  );
-  const docs: ResultDocument[] = [];
-  for (const id of hits.docIds) {
-    const doc = stored.get(id);
-    if (doc) docs.push({ dockey: doc.dockey, doc: doc.doc, archive: archive.get(id) ?? {} });
-  }
+  const docs = await step(E.makeResultFail, () => loadPage(deps, collectionId, hits.docIds));
   return {
     querytime: Math.round(performance.now() - started),
     start: params.start,
     numfound: hits.numfound,
     docs,
   };
+}
+
+/**
+ * The page's documents as stored, in hit order (one deleted in between is left out), with
+ * their archive fields: one query when the thumbnail service reads its rows with them.
+ */
+async function loadPage(
+  deps: DomainDeps,
+  collectionId: string,
+  ids: string[],
+): Promise<ResultDocument[]> {
+  const { thumbnails } = deps;
+  const docs: ResultDocument[] = [];
+  if (thumbnails.archiveFields) {
+    const stored = await loadDocumentsWithThumbnails(deps.pool, collectionId, ids);
+    for (const id of ids) {
+      const d = stored.get(id);
+      if (!d) continue;
+      const archive = d.thumbnail ? thumbnails.archiveFields(collectionId, d.thumbnail) : {};
+      docs.push({ dockey: d.dockey, doc: d.doc, archive });
+    }
+    return docs;
+  }
+  const [stored, archive] = await Promise.all([
+    loadDocuments(deps.pool, collectionId, ids),
+    ids.length
+      ? thumbnails.resultFields(collectionId, ids)
+      : new Map<string, Record<string, string>>(),
+  ]);
+  for (const id of ids) {
+    const d = stored.get(id);
+    if (d) docs.push({ dockey: d.dockey, doc: d.doc, archive: archive.get(id) ?? {} });
+  }
+  return docs;
 }

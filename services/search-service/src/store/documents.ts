@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { ThumbnailRow } from '../thumbnails/thumbnail-service';
 import type { Queryable } from './db';
 
 /** A stored document: documents.id and version as exact text (bigint), the JSON as stored. */
@@ -183,4 +184,55 @@ export async function addInOneStatement(
     values: [collectionId, dockey, doc, ...params.values],
   });
   return rows[0] ? { id: rows[0].id, dockey, version: rows[0].version } : null;
+}
+
+/** A stored document with its thumbnail, if it has one (see loadDocumentsWithThumbnails). */
+export interface StoredDocumentWithThumbnail extends StoredDocument {
+  thumbnail: ThumbnailRow | null;
+}
+
+/** loadDocuments and the documents' thumbnails in one query. */
+export async function loadDocumentsWithThumbnails(
+  db: Queryable,
+  collectionId: string,
+  ids: readonly string[],
+): Promise<Map<string, StoredDocumentWithThumbnail>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<
+    StoredDocument & {
+      size: string | null;
+      thumbnail_key: string;
+      source_url: string;
+      source_width: number;
+      source_height: number;
+    }
+  >({
+    name: 'document-load-with-thumbnails',
+    text: `SELECT d.id, d.dockey, d.version, d.doc,
+                  t.size, t.thumbnail_key, t.source_url, t.source_width, t.source_height
+           FROM documents d
+           LEFT JOIN thumbnails t ON t.collection_id = d.collection_id AND t.doc_id = d.id
+           WHERE d.id = ANY($1::bigint[]) AND d.collection_id = $2`,
+    values: [ids, collectionId],
+  });
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        id: r.id,
+        dockey: r.dockey,
+        version: r.version,
+        doc: r.doc,
+        thumbnail: r.size
+          ? {
+              size: r.size,
+              thumbnailKey: r.thumbnail_key,
+              sourceUrl: r.source_url,
+              sourceWidth: r.source_width,
+              sourceHeight: r.source_height,
+            }
+          : null,
+      },
+    ]),
+  );
 }

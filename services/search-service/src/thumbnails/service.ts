@@ -11,7 +11,7 @@ import {
   parseThumbnailBox,
   type ThumbnailBox,
 } from './resize';
-import type { ThumbnailService } from './thumbnail-service';
+import type { ThumbnailRow, ThumbnailService } from './thumbnail-service';
 
 export const THUMBNAIL_CHANNEL = 'thumbnail_jobs';
 
@@ -185,14 +185,27 @@ export function createThumbnailService(opts: ThumbnailServiceOptions): Thumbnail
       [collectionId, docIds],
     );
     for (const row of r.rows) {
-      const url = thumbnailLocation(opts.thumbnailUrl, collectionId, row.size, row.thumbnail_key);
-      out.set(row.doc_id, {
-        [`archive_thumbnail_${row.size}`]: url,
-        archive_thumbnail: url,
-        archive_image_size_list: `${row.source_url} ${row.source_width}X${row.source_height}`,
-      });
+      out.set(
+        row.doc_id,
+        archiveFields(collectionId, {
+          size: row.size,
+          thumbnailKey: row.thumbnail_key,
+          sourceUrl: row.source_url,
+          sourceWidth: row.source_width,
+          sourceHeight: row.source_height,
+        }),
+      );
     }
     return out;
+  }
+
+  function archiveFields(collectionId: string, row: ThumbnailRow): Record<string, string> {
+    const url = thumbnailLocation(opts.thumbnailUrl, collectionId, row.size, row.thumbnailKey);
+    return {
+      [`archive_thumbnail_${row.size}`]: url,
+      archive_thumbnail: url,
+      archive_image_size_list: `${row.sourceUrl} ${row.sourceWidth}X${row.sourceHeight}`,
+    };
   }
 
   async function collectionBox(collectionId: string): Promise<ThumbnailBox> {
@@ -380,6 +393,7 @@ export function createThumbnailService(opts: ThumbnailServiceOptions): Thumbnail
 
   return {
     recordChange,
+    archiveFields,
     // a new document without an image has nothing to queue; one with an image takes recordChange
     addedDocumentSql: (added: AddedDocument) => (added.doc.image ? null : ''),
     dropCollection,

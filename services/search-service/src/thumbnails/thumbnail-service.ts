@@ -1,5 +1,14 @@
 import type { ChangeListener } from '../index/search-index';
 
+/** What a search result needs of a stored thumbnail. */
+export interface ThumbnailRow {
+  size: string;
+  thumbnailKey: string;
+  sourceUrl: string;
+  sourceWidth: number;
+  sourceHeight: number;
+}
+
 /**
  * Thumbnails of `contents_image`: a ChangeListener that queues work in the write
  * transaction, and the archive_* fields of search results.
@@ -10,6 +19,11 @@ export interface ThumbnailService extends ChangeListener {
     collectionId: string,
     docIds: string[],
   ): Promise<Map<string, Record<string, string>>>;
+  /**
+   * Optional: the archive fields of a thumbnails row read together with the page's documents
+   * (one query instead of two; see loadDocumentsWithThumbnails).
+   */
+  archiveFields?(collectionId: string, row: ThumbnailRow): Record<string, string>;
   start?(): void;
   stop?(): Promise<void>;
 }
