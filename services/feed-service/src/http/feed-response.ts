@@ -13,16 +13,16 @@ const DATE_LENGTH = 29;
 interface Prepared {
   headers200: OutgoingHttpHeaders;
   headers304: OutgoingHttpHeaders;
-  /** the same headers as flat [name, value, …] lists led by X-Request-Id (value slot 1) */
-  raw200: string[];
-  raw304: string[];
+  /** the same headers led by X-Request-Id, every value a string (the fast path's) */
+  fast200: Record<string, string>;
+  fast304: Record<string, string>;
   second: number;
   body: Buffer;
 }
 
-function flat(requestIdFirst: OutgoingHttpHeaders): string[] {
-  const out = ['X-Request-Id', ''];
-  for (const [k, v] of Object.entries(requestIdFirst)) out.push(k, String(v));
+function requestIdFirst(headers: OutgoingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = { 'X-Request-Id': '' };
+  for (const [k, v] of Object.entries(headers)) out[k] = String(v);
   return out;
 }
 
@@ -57,7 +57,7 @@ export class FeedResponder {
   /**
    * Sends the representation; returns the status sent (200 or 304). The Express route has
    * already set X-Request-Id on `res` (requestContext); the fast path passes `requestId`
-   * and the headers go out in one flat list, skipping Node's per-header setHeader work
+   * and the headers go out as one prepared object, skipping Node's per-header setHeader work
    * (same names, values and order either way).
    */
   write(
@@ -70,7 +70,7 @@ export class FeedResponder {
     const p = this.prepare(rep);
     if (notModified(req.headers, rep)) {
       if (requestId === undefined) res.writeHead(304, p.headers304);
-      else res.writeHead(304, withId(p.raw304, requestId));
+      else res.writeHead(304, withId(p.fast304, requestId));
       res.end();
       return 304;
     }
@@ -86,7 +86,7 @@ export class FeedResponder {
     } else if (requestId === undefined) {
       res.writeHead(200, p.headers200);
     } else {
-      res.writeHead(200, withId(p.raw200, requestId));
+      res.writeHead(200, withId(p.fast200, requestId));
     }
     res.end(p.body);
     return 200;
@@ -106,25 +106,25 @@ export class FeedResponder {
         ...validators,
       },
       headers304: { Vary: 'Accept', 'Cache-Control': this.cacheControl, ...validators },
-      raw200: [],
-      raw304: [],
+      fast200: {},
+      fast304: {},
       second: -1,
       body: Buffer.alloc(0),
     };
-    p.raw200 = flat(p.headers200);
-    p.raw304 = flat(p.headers304);
+    p.fast200 = requestIdFirst(p.headers200);
+    p.fast304 = requestIdFirst(p.headers304);
     this.prepared.set(rep, p);
     return p;
   }
 }
 
 /**
- * The prepared list with this request's id in its slot. The list is reused, not copied:
- * writeHead turns it into the header block before it returns (there is no await between).
+ * The prepared headers with this request's id. The object is reused, not copied (its
+ * shape never changes): writeHead turns it into the header block before it returns.
  */
-function withId(raw: string[], requestId: string): string[] {
-  raw[1] = requestId;
-  return raw;
+function withId(headers: Record<string, string>, requestId: string): Record<string, string> {
+  headers['X-Request-Id'] = requestId;
+  return headers;
 }
 
 /**
