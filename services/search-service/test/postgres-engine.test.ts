@@ -174,7 +174,11 @@ async function foldAll(index: PostgresSearchIndex): Promise<void> {
 }
 
 test('When documents are added, changed and deleted across folds and merges, every search answers what brute force over the documents answers', async () => {
-  const index = createPostgresIndex(db.pool, { foldBatchSize: 9, autoFold: false });
+  const index = createPostgresIndex(db.pool, {
+    foldBatchSize: 9,
+    packedMaxDocs: 30,
+    autoFold: false,
+  });
   const app = makeApp(db, { index });
   const c = await newCollection(app, { max_documents: 10_000 });
   const api = client(app, c);
@@ -272,6 +276,14 @@ test('When documents are added, changed and deleted across folds and merges, eve
     [c.cid],
   );
   expect(rows[0].live).toBeLessThan(MERGE_FACTOR * 2); // merges happened
+  const { rows: kinds } = await db.pool.query(
+    `SELECT count(*) FILTER (WHERE packed IS NOT NULL)::int AS packed,
+            count(*) FILTER (WHERE packed IS NULL)::int AS rows
+     FROM search_segments WHERE collection_id = $1 AND retired_at IS NULL`,
+    [c.cid],
+  );
+  expect(kinds[0].packed).toBeGreaterThan(0); // small segments: one value
+  expect(kinds[0].rows).toBeGreaterThan(0); // merged past 30 documents: a row per term
   await app.services.close();
 }, 120_000);
 
@@ -400,10 +412,14 @@ test('When another instance changes and folds, this instance sees it in its next
 });
 
 test('When a collection is deleted, its whole index goes (segments, posting lists, numbers, pending)', async () => {
-  const index = createPostgresIndex(db.pool, { foldBatchSize: 20, autoFold: false });
+  const index = createPostgresIndex(db.pool, {
+    foldBatchSize: 10,
+    packedMaxDocs: 20,
+    autoFold: false,
+  });
   const app = makeApp(db, { index });
   const c = await newCollection(app);
-  await addDocs(client(app, c), 60, 'z');
+  await addDocs(client(app, c), 100, 'z');
   await foldAll(index);
   await addDocs(client(app, c), 5, 'p');
   const rows = async () =>

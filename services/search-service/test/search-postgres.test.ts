@@ -8,7 +8,8 @@ import { describeSearchContract } from './contract/search-contract';
 /**
  * The Postgres engine passes the contract in each of its states: every document still in the
  * pending tail (the folder not running), everything folded into one segment per settle, and
- * everything folded in small segments that merge (many segments, merges, tombstones).
+ * everything folded in small segments that merge (many segments, merges, tombstones; folds are
+ * packed segments, merges past 20 documents write one row per term).
  */
 async function foldEverything(index: PostgresSearchIndex | undefined): Promise<void> {
   if (!index) throw new Error('no index');

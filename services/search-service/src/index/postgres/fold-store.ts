@@ -1,11 +1,6 @@
 import type pg from 'pg';
-import {
-  FOLD_LOCK,
-  MERGE_LOCK,
-  TERM_SEPARATOR,
-  float64Bytes,
-  type PostingKind,
-} from './index-store';
+import { FOLD_LOCK, MERGE_LOCK, TERM_SEPARATOR, type PostingKind } from './index-store';
+import { unpackPostings } from './packed-segment';
 import type { FoldInput, MergePart, PostingList } from './segment-builder';
 
 /**
@@ -87,22 +82,20 @@ export async function nextDocno(tx: pg.PoolClient, collectionId: string): Promis
 export interface NewSegment {
   collectionId: string;
   firstDocno: number;
-  docIds: number[];
-  regdates: number[];
+  docCount: number;
+  /** documents.id and regdate of each number, as float64 LE bytes */
+  docIds: Buffer;
+  regdates: Buffer;
+  /** the posting lists packed in the row (small segments), or null (insertPostings writes them) */
+  packed: Buffer | null;
 }
 
-/** Inserts a segment row (its numbers' ids and dates); returns its id. */
+/** Inserts a segment row; returns its id. */
 export async function insertSegment(tx: pg.PoolClient, s: NewSegment): Promise<string> {
   const { rows } = await tx.query<{ id: string }>(
-    `INSERT INTO search_segments (collection_id, first_docno, doc_count, doc_ids, regdates)
-     VALUES ($1, $2, $3, $4, $5) RETURNING id::text`,
-    [
-      s.collectionId,
-      s.firstDocno,
-      s.docIds.length,
-      float64Bytes(s.docIds),
-      float64Bytes(s.regdates),
-    ],
+    `INSERT INTO search_segments (collection_id, first_docno, doc_count, doc_ids, regdates, packed)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id::text`,
+    [s.collectionId, s.firstDocno, s.docCount, s.docIds, s.regdates, s.packed],
   );
   return rows[0]!.id;
 }
@@ -227,7 +220,25 @@ export async function readAllPostings(
   segmentIds: string[],
 ): Promise<Map<string, Array<Buffer | null>>> {
   const out = new Map<string, Array<Buffer | null>>();
+  const put = (i: number, key: string, data: Buffer) => {
+    let lists = out.get(key);
+    if (!lists) {
+      lists = new Array<Buffer | null>(segmentIds.length).fill(null);
+      out.set(key, lists);
+    }
+    lists[i] = data;
+  };
+  const { rows: packed } = await tx.query<{ id: string; packed: Buffer }>(
+    `SELECT id::text, packed FROM search_segments WHERE id = ANY($1::bigint[]) AND packed IS NOT NULL`,
+    [segmentIds],
+  );
+  const packedById = new Map(packed.map((r) => [r.id, r.packed]));
   for (const [i, segmentId] of segmentIds.entries()) {
+    const blob = packedById.get(segmentId);
+    if (blob) {
+      for (const [key, data] of unpackPostings(blob)) put(i, key, data);
+      continue;
+    }
     let after: [string, string] = ['', ''];
     for (;;) {
       const { rows } = await tx.query<{ kind: PostingKind; term: string; data: Buffer }>(
@@ -236,15 +247,7 @@ export async function readAllPostings(
          ORDER BY kind, term LIMIT 5000`,
         [segmentId, after[0], after[1]],
       );
-      for (const r of rows) {
-        const key = r.kind + r.term;
-        let lists = out.get(key);
-        if (!lists) {
-          lists = new Array<Buffer | null>(segmentIds.length).fill(null);
-          out.set(key, lists);
-        }
-        lists[i] = r.data;
-      }
+      for (const r of rows) put(i, r.kind + r.term, r.data);
       if (rows.length < 5000) break;
       const last = rows[rows.length - 1]!;
       after = [last.kind, last.term];
@@ -266,21 +269,6 @@ export async function concatenatedDocs(
     docIds: Buffer.concat(rows.map((r) => r.doc_ids)),
     regdates: Buffer.concat(rows.map((r) => r.regdates)),
   };
-}
-
-export async function insertMergedSegment(
-  tx: pg.PoolClient,
-  collectionId: string,
-  firstDocno: number,
-  docCount: number,
-  docs: { docIds: Buffer; regdates: Buffer },
-): Promise<string> {
-  const { rows } = await tx.query<{ id: string }>(
-    `INSERT INTO search_segments (collection_id, first_docno, doc_count, doc_ids, regdates)
-     VALUES ($1, $2, $3, $4, $5) RETURNING id::text`,
-    [collectionId, firstDocno, docCount, docs.docIds, docs.regdates],
-  );
-  return rows[0]!.id;
 }
 
 /** Retired segments stay readable this long for searches that listed them before the merge. */

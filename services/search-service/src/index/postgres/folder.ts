@@ -11,7 +11,6 @@ import {
   deletedTest,
   deleteRetired,
   finishFold,
-  insertMergedSegment,
   insertPostings,
   insertSegment,
   liveSegments,
@@ -20,6 +19,8 @@ import {
   retireSegments,
   tryLock,
 } from './fold-store';
+import { float64Bytes } from './index-store';
+import { PACKED_MAX_DOCS, packPostings } from './packed-segment';
 import { buildPostings, mergePostings, pickMerge, type PostingList } from './segment-builder';
 
 export interface FolderOptions {
@@ -30,6 +31,8 @@ export interface FolderOptions {
   batchSize?: number;
   /** pause between rounds when there was nothing to do; default 100 ms */
   idleMs?: number;
+  /** merged segments of at most this many documents stay packed; default PACKED_MAX_DOCS */
+  packedMaxDocs?: number;
 }
 
 /** What one round did (tests and the bench drive rounds directly). */
@@ -115,13 +118,14 @@ export class IndexFolder {
       let folded = 0;
       if (docs.length) {
         const first = await nextDocno(tx, collectionId);
-        const segmentId = await insertSegment(tx, {
+        await insertSegment(tx, {
           collectionId,
           firstDocno: first,
-          docIds: docs.map((d) => Number(d.docId)),
-          regdates: docs.map((d) => d.regdate),
+          docCount: docs.length,
+          docIds: float64Bytes(docs.map((d) => Number(d.docId))),
+          regdates: float64Bytes(docs.map((d) => d.regdate)),
+          packed: packPostings(buildPostings(docs)),
         });
-        await insertPostings(tx, segmentId, buildPostings(docs));
         await finishFold(
           tx,
           collectionId,
@@ -160,14 +164,15 @@ export class IndexFolder {
         if (++n % 2000 === 0) await yieldToEventLoop(); // keep searches flowing on this thread
       }
       const docCount = parts.reduce((s, p) => s + p.docCount, 0);
-      const segmentId = await insertMergedSegment(
-        tx,
+      const packed = docCount <= (this.opts.packedMaxDocs ?? PACKED_MAX_DOCS);
+      const segmentId = await insertSegment(tx, {
         collectionId,
-        parts[0]!.firstDocno,
+        firstDocno: parts[0]!.firstDocno,
         docCount,
-        await concatenatedDocs(tx, ids),
-      );
-      await insertPostings(tx, segmentId, lists);
+        ...(await concatenatedDocs(tx, ids)),
+        packed: packed ? packPostings(lists) : null,
+      });
+      if (!packed) await insertPostings(tx, segmentId, lists);
       await retireSegments(tx, ids);
       return 1;
     });

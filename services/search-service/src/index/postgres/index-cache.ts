@@ -4,11 +4,17 @@ import type { CollectionView } from './collection-view';
 /** A posting list known to be absent from a segment (cached too: most terms are in few segments). */
 export const ABSENT: Buffer = Buffer.alloc(0);
 
-type Entry = Buffer | Uint32Array | CollectionView;
+/** A packed segment's posting lists, unpacked (see packed-segment.ts). */
+export interface PackedLists {
+  lists: Map<string, Buffer>;
+  bytes: number;
+}
+
+type Entry = Buffer | Uint32Array | CollectionView | PackedLists;
 
 /**
  * The in-process cache of the bitmap index, bounded in bytes (least recently used goes first):
- * posting lists by (segment, kind, term), deleted bitmaps by (collection, epoch, chunk,
+ * posting lists by (segment, kind, term), packed segments by segment, deleted bitmaps by (collection, epoch, chunk,
  * version), and collection views by (collection, epoch). Segments never change and every
  * other key carries the version it was read at, so an entry is never stale: a change made by
  * any instance shows up as a new key in the next search's snapshot (that is the cross-instance
@@ -34,6 +40,14 @@ export class IndexCache {
 
   setPosting(segmentId: string, kind: string, term: string, data: Buffer | null): void {
     this.lru.set(`p${segmentId}:${kind}${term}`, data ?? ABSENT);
+  }
+
+  packed(segmentId: string): PackedLists | undefined {
+    return this.lru.get(`s${segmentId}`) as PackedLists | undefined;
+  }
+
+  setPacked(segmentId: string, packed: PackedLists): void {
+    this.lru.set(`s${segmentId}`, packed);
   }
 
   deleted(collectionId: string, epoch: string, chunk: number, version: number) {

@@ -13,6 +13,8 @@ export interface SegmentRef {
   id: string;
   firstDocno: number;
   docCount: number;
+  /** its posting lists are packed in the segment row (see packed-segment.ts) */
+  packed: boolean;
 }
 
 export interface Snapshot {
@@ -43,7 +45,7 @@ export interface SnapshotFilter {
  */
 const SNAPSHOT_SQL = `
   SELECT s.epoch::text, s.next_docno,
-    (SELECT json_agg(json_build_array(g.id, g.first_docno, g.doc_count) ORDER BY g.first_docno)
+    (SELECT json_agg(json_build_array(g.id, g.first_docno, g.doc_count, g.packed IS NOT NULL) ORDER BY g.first_docno)
        FROM search_segments g WHERE g.collection_id = $1 AND g.retired_at IS NULL) AS segments,
     (SELECT json_agg(json_build_array(d.chunk, d.version))
        FROM search_deleted d WHERE d.collection_id = $1) AS deleted,
@@ -69,7 +71,7 @@ export async function readSnapshot(
   const r = rows[0] as {
     epoch: string | null;
     next_docno: number | null;
-    segments: Array<[number | string, number, number]> | null;
+    segments: Array<[number | string, number, number, boolean]> | null;
     deleted: Array<[number, number]> | null;
     tombstones: number[] | null;
     tail: Array<[number, string, boolean]> | null;
@@ -77,10 +79,11 @@ export async function readSnapshot(
   return {
     epoch: r.epoch,
     nextDocno: r.next_docno ?? 0,
-    segments: (r.segments ?? []).map(([id, firstDocno, docCount]) => ({
+    segments: (r.segments ?? []).map(([id, firstDocno, docCount, packed]) => ({
       id: String(id),
       firstDocno,
       docCount,
+      packed,
     })),
     deleted: r.deleted ?? [],
     tombstones: r.tombstones ?? [],
@@ -128,6 +131,20 @@ export interface SegmentDocs {
   firstDocno: number;
   docIds: Float64Array;
   regdates: Float64Array;
+}
+
+/** The packed posting lists of these segments (a segment that no longer exists is absent). */
+export async function readPacked(
+  db: Queryable,
+  segmentIds: string[],
+): Promise<Array<{ id: string; packed: Buffer }>> {
+  const { rows } = await db.query<{ id: string; packed: Buffer }>({
+    name: 'bitmap-packed',
+    text: `SELECT id::text, packed FROM search_segments
+           WHERE id = ANY($1::bigint[]) AND packed IS NOT NULL`,
+    values: [segmentIds],
+  });
+  return rows;
 }
 
 /** documents.id and regdate of every number of these segments */

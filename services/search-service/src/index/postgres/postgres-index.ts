@@ -21,6 +21,7 @@ import {
   pendingFromAdded,
   type PendingDocument,
   readDeleted,
+  readPacked,
   readPostings,
   readSegmentDocs,
   readSnapshot,
@@ -28,6 +29,7 @@ import {
   type PostingKind,
   type Snapshot,
 } from './index-store';
+import { unpackPostings } from './packed-segment';
 import { orPostingsInto } from './postings-codec';
 
 export interface PostgresIndexOptions {
@@ -41,6 +43,8 @@ export interface PostgresIndexOptions {
   foldIdleMs?: number;
   /** false: start() does not run the folder (tests drive folder.round() themselves) */
   autoFold?: boolean;
+  /** merged segments of at most this many documents stay packed (tests lower it) */
+  packedMaxDocs?: number;
 }
 
 /** What the index keeps of a document until it is folded. */
@@ -84,6 +88,7 @@ export class PostgresSearchIndex implements SearchIndex {
       metrics: opts.metrics,
       batchSize: opts.foldBatchSize,
       idleMs: opts.foldIdleMs,
+      packedMaxDocs: opts.packedMaxDocs,
     });
     if (opts.metrics) {
       const { client, registry } = opts.metrics;
@@ -222,9 +227,17 @@ export class PostgresSearchIndex implements SearchIndex {
     snap: Snapshot,
     keys: Array<{ kind: PostingKind; term: string }>,
   ): Promise<Map<string, Bitset>> {
+    const packed = new Map<string, Map<string, Buffer>>();
+    const missingPacked: string[] = [];
     const missingSegments = new Set<string>();
     const missingKeys = new Map<string, { kind: PostingKind; term: string }>();
     for (const s of snap.segments) {
+      if (s.packed) {
+        const cached = this.cache.packed(s.id);
+        if (cached) packed.set(s.id, cached.lists);
+        else missingPacked.push(s.id);
+        continue;
+      }
       for (const k of keys) {
         if (this.cache.posting(s.id, k.kind, k.term) === undefined) {
           missingSegments.add(s.id);
@@ -232,21 +245,41 @@ export class PostgresSearchIndex implements SearchIndex {
         }
       }
     }
-    if (missingSegments.size) {
-      const rows = await readPostings(this.pool, [...missingSegments], [...missingKeys.values()]);
-      const found = new Set(rows.map((r) => r.segmentId));
-      if (found.size !== missingSegments.size) throw new SnapshotMoved();
-      for (const r of rows) this.cache.setPosting(r.segmentId, r.kind, r.term, r.data);
+    const [packedRows, rows] = await Promise.all([
+      missingPacked.length ? readPacked(this.pool, missingPacked) : [],
+      missingSegments.size
+        ? readPostings(this.pool, [...missingSegments], [...missingKeys.values()])
+        : [],
+    ]);
+    if (packedRows.length !== missingPacked.length) throw new SnapshotMoved();
+    for (const r of packedRows) {
+      const lists = unpackPostings(r.packed);
+      this.cache.setPacked(r.id, { lists, bytes: r.packed.length + 64 * lists.size });
+      packed.set(r.id, lists);
+    }
+    if (new Set(rows.map((r) => r.segmentId)).size !== missingSegments.size) {
+      throw new SnapshotMoved();
+    }
+    const fetched = new Map<string, Buffer | null>();
+    for (const r of rows) {
+      this.cache.setPosting(r.segmentId, r.kind, r.term, r.data);
+      fetched.set(`${r.segmentId}:${r.kind}${r.term}`, r.data);
     }
     const out = new Map<string, Bitset>();
     for (const k of keys) {
+      const key = k.kind + k.term;
       const bits = newBitset(snap.nextDocno);
       for (const s of snap.segments) {
-        const data = this.cache.posting(s.id, k.kind, k.term);
-        if (data === undefined) throw new SnapshotMoved(); // evicted in between: read again
-        if (data !== ABSENT) orPostingsInto(data, s.firstDocno, bits);
+        let data: Buffer | null | undefined;
+        if (s.packed) data = packed.get(s.id)!.get(key) ?? null;
+        else {
+          data = fetched.get(`${s.id}:${key}`);
+          if (data === undefined) data = this.cache.posting(s.id, k.kind, k.term);
+          if (data === undefined) throw new SnapshotMoved(); // evicted in between: read again
+        }
+        if (data && data !== ABSENT) orPostingsInto(data, s.firstDocno, bits);
       }
-      out.set(k.kind + k.term, bits);
+      out.set(key, bits);
     }
     return out;
   }
