@@ -196,6 +196,7 @@ async function main() {
     const ratios = { json: [], xml: [] };
     const cpuRatios = { json: [], xml: [] };
     const rates = { json: { bare: [], app: [] }, xml: { bare: [], app: [] } };
+    const appCpus = { json: [], xml: [] };
     for (let round = 1; round <= ROUNDS; round++) {
       for (const format of ['json', 'xml']) {
         // A-B-B-A (then B-A-A-B the next round): a drift in the machine's load during the
@@ -225,6 +226,7 @@ async function main() {
         cpuRatios[format].push(bareCpu / appCpu);
         rates[format].bare.push(bareRps);
         rates[format].app.push(appRps);
+        appCpus[format].push(appCpu);
         log(
           `  round ${round}/${ROUNDS} ${format === 'json' ? 'JSON' : 'RSS '}: bare ${String(Math.round(bareRps)).padStart(6)} req/s (${bareCpu.toFixed(1)} µs CPU/req), service ${String(Math.round(appRps)).padStart(6)} req/s (${appCpu.toFixed(1)} µs CPU/req): ratio ${(appRps / bareRps).toFixed(2)}, CPU ratio ${(bareCpu / appCpu).toFixed(2)}${a.bad + b.bad ? `   (${a.bad + b.bad} unexpected!)` : ''}`,
         );
@@ -290,8 +292,10 @@ async function main() {
         },
       ],
     );
+    // one run each, so compare the server's CPU per request (steadier than req/s here)
+    const cpuMedian = (format) => median(appCpus[format]);
     log(
-      `  304 / cached 200: JSON ${(app304.rps / summary.json.app).toFixed(2)}, RSS ${(app304Xml.rps / summary.xml.app).toFixed(2)}   Express alone / bare JSON: ${(expressJson.rps / summary.json.bare).toFixed(2)}`,
+      `  server CPU per request: 304 ${app304.cpuPerReq.toFixed(1)} µs vs cached 200 ${cpuMedian('json').toFixed(1)} µs (JSON), ${app304Xml.cpuPerReq.toFixed(1)} vs ${cpuMedian('xml').toFixed(1)} µs (RSS); Express alone ${expressJson.cpuPerReq.toFixed(1)} µs vs the fast path's ${cpuMedian('json').toFixed(1)} µs (JSON)`,
     );
 
     await stopChildren(children);
