@@ -316,6 +316,21 @@ describe('RSS format', () => {
       expect(
         (await publish(app, item({ enclosure: { url: 'https://img.example.com/1.jpg' } }))).status,
       ).toBe(201);
+      const entityLike = 'Tom &amp; Jerry &#38; &lt;b&gt;\r\nnext line\r';
+      expect(
+        (
+          await publish(
+            app,
+            item({
+              link: 'https://hub.example.com/a?x=1&amp;y=2',
+              title: entityLike,
+              description: entityLike,
+              creator: entityLike,
+              category: 'food',
+            }),
+          )
+        ).status,
+      ).toBe(201);
       for (const path of [
         '/hub/contents',
         '/hub/categories/food/contents',
