@@ -44,6 +44,43 @@ function percentile(sorted, p) {
 }
 const fmt = (ms) => ms.toFixed(1).padStart(7);
 
+/**
+ * CPU time so far, in ms (Linux /proc; null elsewhere): the service's main thread (this
+ * process's first thread), the PostgreSQL processes (ended backends are not counted), and the
+ * whole machine (every core, every process).
+ */
+function cpuTimes() {
+  try {
+    const tick = 10; // USER_HZ = 100 on Linux
+    const stat = fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const main = (Number(f[11]) + Number(f[12])) * tick;
+    const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+    const machine = (cpu[0] + cpu[1] + cpu[2] + cpu[5] + cpu[6]) * tick;
+    let postgres = 0;
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const st = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (!st.includes('(postgres)')) continue;
+        const g = st.slice(st.lastIndexOf(')') + 2).split(' ');
+        postgres += (Number(g[11]) + Number(g[12])) * tick;
+      } catch {
+        // gone
+      }
+    }
+    return { main, machine, postgres };
+  } catch {
+    return null;
+  }
+}
+/** "CPU per op: service x ms, machine y ms" between two cpuTimes() readings */
+function cpuPer(before, after, ops) {
+  if (!before || !after) return '';
+  const per = (k) => ((after[k] - before[k]) / ops.n).toFixed(2);
+  return `; CPU per ${ops.label}: service thread ${per('main')} ms, PostgreSQL ${per('postgres')} ms, machine ${per('machine')} ms`;
+}
+
 async function inParallel(n, concurrency, work) {
   let next = 0;
   await Promise.all(
@@ -107,6 +144,7 @@ async function loadGenerator({ port, token, databaseUrl }) {
   async function addRange(c, list, label, concurrency = CONCURRENCY) {
     const latencies = [];
     let failures = 0;
+    const cpu0 = cpuTimes();
     const started = performance.now();
     await inParallel(list.length, concurrency, async (i) => {
       const d = list[i];
@@ -122,7 +160,8 @@ async function loadGenerator({ port, token, databaseUrl }) {
     const rate = list.length / seconds;
     report(
       `${label}: ${list.length} in ${seconds.toFixed(1)} s = ${Math.round(rate)} adds/s ` +
-        `(p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms; ${failures} failed)`,
+        `(p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms; ${failures} failed)` +
+        cpuPer(cpu0, cpuTimes(), { n: list.length, label: 'add' }),
     );
     if (failures) throw new Error(`${failures} adds failed`);
     return { rate, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
@@ -227,6 +266,7 @@ async function loadGenerator({ port, token, databaseUrl }) {
   async function measure(c) {
     const per = new Map(kinds.map((k) => [k.kind, []]));
     await inParallel(kinds.length * 4, CONCURRENCY, (i) => search(c, kinds[i % kinds.length]));
+    const cpu0 = cpuTimes();
     const t0 = performance.now();
     await inParallel(SEARCHES, CONCURRENCY, async (i) => {
       const k = kinds[i % kinds.length];
@@ -235,8 +275,9 @@ async function loadGenerator({ port, token, databaseUrl }) {
       per.get(k.kind).push(performance.now() - t);
     });
     const qps = SEARCHES / ((performance.now() - t0) / 1000);
+    const cpu = cpuPer(cpu0, cpuTimes(), { n: SEARCHES, label: 'search' });
     for (const l of per.values()) l.sort((a, b) => a - b);
-    return { per, qps };
+    return { per, qps, cpu };
   }
 
   await checkCounts(A, 'A alone');
@@ -244,7 +285,7 @@ async function loadGenerator({ port, token, databaseUrl }) {
     `\nsearching A: ${SEARCHES} searches at concurrency ${CONCURRENCY}, ${kinds.length} kinds in turn`,
   );
   const alone = await measure(A);
-  report(`throughput ${Math.round(alone.qps)} searches/s`);
+  report(`throughput ${Math.round(alone.qps)} searches/s${alone.cpu}`);
 
   // ---- tenant isolation: B of the same size and corpus
   const B = await newCollection();
@@ -255,7 +296,7 @@ async function loadGenerator({ port, token, databaseUrl }) {
   await checkCounts(B, 'B');
   report(`searching A again with B loaded ...`);
   const shared = await measure(A);
-  report(`throughput ${Math.round(shared.qps)} searches/s`);
+  report(`throughput ${Math.round(shared.qps)} searches/s${shared.cpu}`);
 
   report(
     `\n${'query kind'.padEnd(20)} ${'numfound'.padStart(8)} | A alone p50     p99 | B loaded p50     p99 | p99 ratio`,

@@ -92,8 +92,48 @@ CREATE TABLE search_postings (
 );
 ALTER TABLE search_postings ALTER COLUMN data SET STORAGE EXTERNAL;
 
--- A search reads these tables in one statement, so in one snapshot (SNAPSHOT_SQL in
--- src/index/postgres/index-store.ts).
+-- What one search needs besides posting lists, in one statement (so one snapshot): the
+-- collection's state, its live segments, the versions of its deleted chunks, the tombstones
+-- not yet folded, and the pending documents that match (doc_id, regdate as text, every term in
+-- the title). PL/pgSQL keeps the plan per connection. Only plain index scans: the pending and
+-- tombstone tables churn (every row is deleted by the next fold); a sequential or bitmap scan
+-- would visit every dead row left since the last VACUUM on every search, while a plain index
+-- scan marks dead index entries once and skips them afterwards.
+CREATE FUNCTION search_snapshot(
+  p_collection text,
+  p_terms text[],
+  p_ca integer[],
+  p_ex_ca integer[],
+  p_from bigint,
+  p_to bigint
+)
+RETURNS TABLE (epoch bigint, next_docno integer, segments json, deleted json, tombstones integer[], tail json)
+LANGUAGE plpgsql STABLE
+SET enable_seqscan = off
+SET enable_bitmapscan = off
+AS $fn$
+BEGIN
+  RETURN QUERY
+  SELECT s.epoch, s.next_docno,
+    (SELECT json_agg(json_build_array(g.id, g.first_docno, g.doc_count, g.packed IS NOT NULL) ORDER BY g.first_docno)
+       FROM search_segments g WHERE g.collection_id = p_collection AND g.retired_at IS NULL) AS segments,
+    (SELECT json_agg(json_build_array(d.chunk, d.version))
+       FROM search_deleted d WHERE d.collection_id = p_collection) AS deleted,
+    (SELECT array_agg(t.docno) FROM search_tombstones t WHERE t.collection_id = p_collection) AS tombstones,
+    (SELECT json_agg(json_build_array(p.doc_id, p.regdate::text, p.title_terms @> p_terms))
+       FROM search_pending p
+      WHERE p.collection_id = p_collection AND p.terms @> p_terms
+        AND (p_ca IS NULL OR p.categories && p_ca)
+        AND (p_ex_ca IS NULL OR NOT (p.categories && p_ex_ca))
+        AND (p_from IS NULL OR p.regdate >= p_from)
+        AND (p_to IS NULL OR p.regdate <= p_to)) AS tail
+  FROM (SELECT 1) AS one LEFT JOIN search_index_state s ON s.collection_id = p_collection;
+END
+$fn$;
+
+-- Keep the churning tables compact (each row lives until the next fold, ~0.1 s).
+ALTER TABLE search_pending SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 5000);
+ALTER TABLE search_tombstones SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 5000);
 
 -- A document leaves the index: its pending row goes, or its folded number becomes a tombstone.
 -- Two statements on purpose: if a fold holds the pending row, the DELETE waits for it, and the
@@ -131,6 +171,7 @@ CREATE INDEX doc_search_title ON doc_search USING gin (title_terms);
 CREATE INDEX doc_search_regdate ON doc_search (collection_id, regdate DESC, doc_id DESC);
 CREATE INDEX doc_search_categories ON doc_search USING gin (categories);
 DROP FUNCTION search_unindex(bigint);
+DROP FUNCTION search_snapshot(text, text[], integer[], integer[], bigint, bigint);
 DROP TABLE search_postings;
 DROP TABLE search_segments;
 DROP TABLE search_deleted;

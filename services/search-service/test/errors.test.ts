@@ -272,7 +272,7 @@ const scenarios: Record<string, Record<string, Scenario>> = {
       placement === 'query'
         ? request(app).get(`/v2/${c.cid}/search/html?${key()}&q=x`)
         : request(app).get(`/v2/${c.cid}/search/html`).type('form').send(`${key()}&q=x`),
-    [S.makeResultFail.text]: failing(/FROM search_pending p/, (t, p) =>
+    [S.makeResultFail.text]: failing(/search_snapshot/, (t, p) =>
       raw('search', `${key()}&q=title`, p, t),
     ),
     [S.collectionInfoException.text]: failing(FIND_COLLECTION, (t, p) =>

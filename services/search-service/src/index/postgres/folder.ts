@@ -57,6 +57,8 @@ export class IndexFolder {
   private running: Promise<void> | null = null;
   private stopped = true;
   private lastCleanup = 0;
+  private lastVacuum = 0;
+  private deletedSinceVacuum = 0;
   private readonly metrics: ReturnType<typeof folderMetrics>;
 
   constructor(private readonly opts: FolderOptions) {
@@ -100,6 +102,14 @@ export class IndexFolder {
       result.folded += fold.folded;
       result.tombstones += fold.tombstones;
       if (fold.folded) result.merged += await this.merge(collectionId);
+    }
+    this.deletedSinceVacuum += result.folded + result.tombstones;
+    if (this.deletedSinceVacuum >= 2_000 && Date.now() - this.lastVacuum > 2_000) {
+      // the pending and tombstone rows just folded are dead: make their space reusable now
+      // rather than at autovacuum's next visit (up to a minute), so the tables stay small
+      this.deletedSinceVacuum = 0;
+      this.lastVacuum = Date.now();
+      await this.opts.pool.query('VACUUM (SKIP_LOCKED) search_pending, search_tombstones');
     }
     if (Date.now() - this.lastCleanup > 5_000) {
       this.lastCleanup = Date.now();

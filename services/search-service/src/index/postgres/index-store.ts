@@ -37,27 +37,6 @@ export interface SnapshotFilter {
   to: string | null;
 }
 
-/**
- * What one search needs besides posting lists, in one statement (so one snapshot): the
- * collection's state, its live segments, the versions of its deleted chunks, the tombstones
- * not yet folded, and the pending documents that match (doc_id, regdate as text, every term in
- * the title). A named prepared statement, so its plan is made once per connection.
- */
-const SNAPSHOT_SQL = `
-  SELECT s.epoch::text, s.next_docno,
-    (SELECT json_agg(json_build_array(g.id, g.first_docno, g.doc_count, g.packed IS NOT NULL) ORDER BY g.first_docno)
-       FROM search_segments g WHERE g.collection_id = $1 AND g.retired_at IS NULL) AS segments,
-    (SELECT json_agg(json_build_array(d.chunk, d.version))
-       FROM search_deleted d WHERE d.collection_id = $1) AS deleted,
-    (SELECT array_agg(t.docno) FROM search_tombstones t WHERE t.collection_id = $1) AS tombstones,
-    (SELECT json_agg(json_build_array(p.doc_id, p.regdate::text, p.title_terms @> $2::text[]))
-       FROM search_pending p
-      WHERE p.collection_id = $1 AND p.terms @> $2::text[]
-        AND ($3::int[] IS NULL OR p.categories && $3::int[])
-        AND ($4::int[] IS NULL OR NOT (p.categories && $4::int[]))
-        AND ($5::bigint IS NULL OR p.regdate >= $5::bigint)
-        AND ($6::bigint IS NULL OR p.regdate <= $6::bigint)) AS tail
-  FROM (SELECT 1) AS one LEFT JOIN search_index_state s ON s.collection_id = $1`;
 export async function readSnapshot(
   db: Queryable,
   collectionId: string,
@@ -65,7 +44,7 @@ export async function readSnapshot(
 ): Promise<Snapshot> {
   const { rows } = await db.query({
     name: 'bitmap-snapshot',
-    text: SNAPSHOT_SQL,
+    text: 'SELECT * FROM search_snapshot($1, $2::text[], $3::int[], $4::int[], $5, $6)',
     values: [collectionId, f.terms, f.ca, f.exCa, f.from, f.to],
   });
   const r = rows[0] as {
