@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Smoke test of the developer launcher: `pnpm start` on the embedded default answers
-# /healthz on both services, survives a kill -9 of the launcher (a second start works),
-# stops cleanly on SIGTERM and leaves nothing running.
+# /healthz on both services, a search finds documents just added and again after the search
+# index's folder thread folded them, survives a kill -9 of the launcher (a second start
+# works), stops cleanly on SIGTERM and leaves nothing running.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FEED_PORT=${FEED_PORT:-8080}
@@ -26,6 +27,26 @@ echo "first start"
 setsid pnpm start >"$log" 2>&1 &
 wait_healthy
 grep -E "feed-service|search-service|apikey|feed token" "$log" | head -n 12 || true
+
+echo "search: add 3 documents with the dev credentials, search them before and after the fold"
+cid=$(node -p "require('./.data/dev-credentials.json').collection.collection_id")
+key=$(node -p "require('./.data/dev-credentials.json').collection.apikey")
+base="http://127.0.0.1:$SEARCH_PORT/v2/$cid"
+run=$(date +%s%N)
+for i in 1 2 3; do
+  curl -fsS -X POST "$base/docs" --data-urlencode "apikey=$key" --data-urlencode "dockey=smoke-$run-$i" \
+    --data-urlencode "doc={\"icontents_title\":\"smoke$run 연기 시험\",\"icontents_body\":\"b\",\"score_regdate\":1700000000}" >/dev/null
+done
+found() { curl -fsS "$base/search/json?apikey=$key&q=smoke$run" | node -p "JSON.parse(require('fs').readFileSync(0)).numfound"; }
+[ "$(found)" = 3 ] || { echo "search right after the adds did not find 3 documents"; exit 1; }
+for _ in $(seq 1 40); do
+  curl -fsS "http://127.0.0.1:$SEARCH_PORT/metrics" | grep -Eq '^search_fold_batch_documents_count\{[^}]*\} [1-9]' && break
+  sleep 0.25
+done
+curl -fsS "http://127.0.0.1:$SEARCH_PORT/metrics" | grep -Eq '^search_fold_batch_documents_count\{[^}]*\} [1-9]' ||
+  { echo "the folder thread did not fold (no search_fold_batch_documents in /metrics)"; exit 1; }
+[ "$(found)" = 3 ] || { echo "search after the fold did not find 3 documents"; exit 1; }
+echo "search found the documents before and after the fold"
 
 echo "kill -9 of the launcher, then a second start"
 kill -9 "$(launcher_pid)"

@@ -55,7 +55,12 @@ function cpuTimes() {
     const stat = fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const main = (Number(f[11]) + Number(f[12])) * tick;
-    const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+    const cpu = fs
+      .readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
     const machine = (cpu[0] + cpu[1] + cpu[2] + cpu[5] + cpu[6]) * tick;
     let postgres = 0;
     for (const pid of fs.readdirSync('/proc')) {
@@ -167,14 +172,28 @@ async function loadGenerator({ port, token, databaseUrl }) {
     return { rate, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
   }
 
+  /** waits until nothing is pending and the segments stopped changing (merges done) */
   async function foldCaughtUp(label) {
     const t0 = performance.now();
+    let lagZero = null;
+    let last = '';
+    let stableSince = performance.now();
     for (;;) {
-      const { rows } = await sql.query('SELECT count(*)::int AS n FROM search_pending');
-      if (rows[0].n === 0) break;
+      const { rows } = await sql.query(
+        `SELECT (SELECT count(*) FROM search_pending)::int AS n,
+                (SELECT string_agg(id::text, ',' ORDER BY id) FROM search_segments WHERE retired_at IS NULL) AS live`,
+      );
+      if (rows[0].n === 0 && lagZero === null) lagZero = performance.now();
+      if (rows[0].live !== last) {
+        last = rows[0].live;
+        stableSince = performance.now();
+      }
+      if (lagZero !== null && performance.now() - stableSince > 1500) break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    report(`${label}: fold lag back to 0 after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    report(
+      `${label}: fold lag back to 0 after ${((lagZero - t0) / 1000).toFixed(1)} s, merges settled after ${((stableSince - t0) / 1000).toFixed(1)} s`,
+    );
   }
 
   // ---- collection A

@@ -33,6 +33,8 @@ export interface SearchConfig {
   indexCacheBytes: number;
   /** Postgres engine: most documents folded into one segment */
   foldBatchSize: number;
+  /** Postgres engine: longest wait before pending documents are folded (if fewer than a batch) */
+  foldMaxDelayMs: number;
   /** Postgres engine: whether this instance runs the folder (off: other instances fold) */
   runFolder: boolean;
   /** Meilisearch engine: chosen when meiliUrl is set ('' = the Postgres engine) */
@@ -104,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SearchConfig {
     indexCacheBytes:
       r.int('SEARCH_INDEX_CACHE_MB', { default: 256, min: 8, max: 65_536 }) * 2 ** 20,
     foldBatchSize: r.int('SEARCH_FOLD_BATCH_SIZE', { default: 2000, min: 1, max: 50_000 }),
+    foldMaxDelayMs: r.int('SEARCH_FOLD_MAX_DELAY_MS', { default: 1000, min: 0, max: 600_000 }),
     runFolder: r.bool('SEARCH_RUN_FOLDER', true),
     meiliUrl: r.url('MEILI_URL', { required: false, protocols: ['http', 'https'] }),
     meiliApiKey: r.optionalString('MEILI_API_KEY'),

@@ -35,6 +35,9 @@ export function selectSearchIndex(deps: {
     metrics: deps.metrics,
     cacheBytes: config.indexCacheBytes,
     foldBatchSize: config.foldBatchSize,
+    foldMaxDelayMs: config.foldMaxDelayMs,
+    databaseUrl: config.databaseUrl,
+    logLevel: config.logLevel,
     autoFold: config.runFolder,
   });
 }

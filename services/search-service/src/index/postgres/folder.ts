@@ -26,11 +26,16 @@ import { buildPostings, mergePostings, pickMerge, type PostingList } from './seg
 export interface FolderOptions {
   pool: pg.Pool;
   logger: Logger;
-  metrics?: Metrics;
+  /** where fold lag, batch sizes and durations go (default: nowhere) */
+  observer?: FolderObserver;
   /** documents per fold (one segment); default 2,000 */
   batchSize?: number;
   /** pause between rounds when there was nothing to do; default 100 ms */
   idleMs?: number;
+  /** the background loop folds a collection at this many pending documents; default 1,000 */
+  minBatch?: number;
+  /** ... or when it has had pending work this long; default 1,000 ms */
+  maxDelayMs?: number;
   /** merged segments of at most this many documents stay packed; default PACKED_MAX_DOCS */
   packedMaxDocs?: number;
 }
@@ -58,13 +63,19 @@ export class IndexFolder {
   private stopped = true;
   private lastCleanup = 0;
   private lastVacuum = 0;
+  /** when this folder first saw pending work of a collection it has not folded yet */
+  private waitingSince = new Map<string, number>();
+  private readonly minBatch: number;
+  private readonly maxDelayMs: number;
   private deletedSinceVacuum = 0;
-  private readonly metrics: ReturnType<typeof folderMetrics>;
+  private readonly observer: FolderObserver | undefined;
 
   constructor(private readonly opts: FolderOptions) {
     this.batchSize = opts.batchSize ?? 2000;
     this.idleMs = opts.idleMs ?? 100;
-    this.metrics = folderMetrics(opts.metrics);
+    this.minBatch = Math.min(opts.minBatch ?? 1000, this.batchSize);
+    this.maxDelayMs = opts.maxDelayMs ?? 1000;
+    this.observer = opts.observer;
   }
 
   start(): void {
@@ -83,7 +94,7 @@ export class IndexFolder {
   private schedule(ms: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      this.running = this.round()
+      this.running = this.round(false)
         .then((r) => this.schedule(r.folded || r.merged ? 0 : this.idleMs))
         .catch((err) => {
           this.opts.logger.error({ err }, 'search index folder round failed');
@@ -92,17 +103,31 @@ export class IndexFolder {
     }, ms);
   }
 
-  /** One round: fold every collection with work once, then at most one merge per collection. */
-  async round(): Promise<RoundResult> {
+  /**
+   * One round: fold every collection with work once, then at most one merge per collection.
+   * `eager` false (the background loop): a collection is folded once it has minBatch pending
+   * documents or has had pending work for maxDelayMs, so that a busy collection is folded in
+   * large, cheap batches (a fold's cost is mostly per distinct term) while its pending tail,
+   * which searches scan, stays bounded. Tests call round() eagerly.
+   */
+  async round(eager = true): Promise<RoundResult> {
     const result: RoundResult = { folded: 0, tombstones: 0, merged: 0 };
     const work = await collectionsWithWork(this.opts.pool);
-    this.metrics?.lag.set(work.reduce((n, w) => n + w.pending, 0));
-    for (const { collectionId } of work) {
+    this.observer?.lag(work.reduce((n, w) => n + w.pending, 0));
+    const now = Date.now();
+    const waiting = new Map<string, number>();
+    for (const { collectionId, pending } of work) {
+      const since = this.waitingSince.get(collectionId) ?? now;
+      if (!eager && pending < this.minBatch && now - since < this.maxDelayMs) {
+        waiting.set(collectionId, since);
+        continue;
+      }
       const fold = await this.fold(collectionId);
       result.folded += fold.folded;
       result.tombstones += fold.tombstones;
       if (fold.folded) result.merged += await this.merge(collectionId);
     }
+    this.waitingSince = waiting;
     this.deletedSinceVacuum += result.folded + result.tombstones;
     if (this.deletedSinceVacuum >= 2_000 && Date.now() - this.lastVacuum > 2_000) {
       // the pending and tombstone rows just folded are dead: make their space reusable now
@@ -148,8 +173,7 @@ export class IndexFolder {
       return { folded, tombstones };
     });
     if (done?.folded) {
-      this.metrics?.batch.observe(done.folded);
-      this.metrics?.duration.observe({ step: 'fold' }, (performance.now() - started) / 1000);
+      this.observer?.folded(done.folded, (performance.now() - started) / 1000);
     }
     return done ?? { folded: 0, tombstones: 0 };
   }
@@ -187,7 +211,7 @@ export class IndexFolder {
       return 1;
     });
     if (merged) {
-      this.metrics?.duration.observe({ step: 'merge' }, (performance.now() - started) / 1000);
+      this.observer?.merged((performance.now() - started) / 1000);
     }
     return merged ?? 0;
   }
@@ -227,8 +251,16 @@ export class IndexFolder {
   }
 }
 
-function folderMetrics(metrics: Metrics | undefined) {
-  if (!metrics) return null;
+/** What the folder reports (to /metrics, directly or from its worker thread). */
+export interface FolderObserver {
+  lag(pendingDocuments: number): void;
+  folded(documents: number, seconds: number): void;
+  merged(seconds: number): void;
+}
+
+/** A FolderObserver that records into the service's Prometheus metrics. */
+export function folderMetrics(metrics: Metrics | undefined): FolderObserver | undefined {
+  if (!metrics) return undefined;
   const { client, registry } = metrics;
   const existing = (name: string) => registry.getSingleMetric(name);
   const lag = (existing('search_fold_lag_documents') ??
@@ -252,5 +284,12 @@ function folderMetrics(metrics: Metrics | undefined) {
       buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     })) as InstanceType<typeof client.Histogram<'step'>>;
-  return { lag, batch, duration };
+  return {
+    lag: (n) => lag.set(n),
+    folded: (n, seconds) => {
+      batch.observe(n);
+      duration.observe({ step: 'fold' }, seconds);
+    },
+    merged: (seconds) => duration.observe({ step: 'merge' }, seconds),
+  };
 }

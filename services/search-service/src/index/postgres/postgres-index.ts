@@ -12,7 +12,8 @@ import { andInto, andNotInto, newBitset, orInto, setBit, type Bitset } from './b
 import { CollectionView } from './collection-view';
 import { evaluate, type TailMatch } from './evaluate';
 import { DELETED_CHUNK } from './fold-store';
-import { IndexFolder } from './folder';
+import { folderMetrics, IndexFolder, type FolderObserver } from './folder';
+import { FolderThread } from './folder-thread';
 import { ABSENT, IndexCache } from './index-cache';
 import type { ParsedDoc } from '@hub/contracts';
 import {
@@ -41,10 +42,17 @@ export interface PostgresIndexOptions {
   foldBatchSize?: number;
   /** the folder's pause when idle; default 100 ms */
   foldIdleMs?: number;
+  /** the folder waits for this many pending documents of a collection ... (default 1,000) */
+  foldMinBatch?: number;
+  /** ... or this long (default 1,000 ms) */
+  foldMaxDelayMs?: number;
   /** false: start() does not run the folder (tests drive folder.round() themselves) */
   autoFold?: boolean;
   /** merged segments of at most this many documents stay packed (tests lower it) */
   packedMaxDocs?: number;
+  /** given (and running compiled): the folder runs in its own thread with its own connections */
+  databaseUrl?: string;
+  logLevel?: string;
 }
 
 /** What the index keeps of a document until it is folded. */
@@ -73,6 +81,9 @@ export class PostgresSearchIndex implements SearchIndex {
   readonly folder: IndexFolder;
   private readonly cache: IndexCache;
   private readonly autoFold: boolean;
+  private readonly opts: PostgresIndexOptions;
+  private readonly observer: FolderObserver | undefined;
+  private thread: FolderThread | null = null;
   /** view extensions in progress, so concurrent searches extend a view once */
   private readonly extending = new Map<string, Promise<CollectionView>>();
 
@@ -81,13 +92,17 @@ export class PostgresSearchIndex implements SearchIndex {
     opts: PostgresIndexOptions = {},
   ) {
     this.autoFold = opts.autoFold ?? true;
+    this.opts = opts;
+    this.observer = folderMetrics(opts.metrics);
     this.cache = new IndexCache(opts.cacheBytes ?? 256 * 2 ** 20);
     this.folder = new IndexFolder({
       pool,
       logger: opts.logger ?? createLogger('search-service', 'silent'),
-      metrics: opts.metrics,
+      observer: this.observer,
       batchSize: opts.foldBatchSize,
       idleMs: opts.foldIdleMs,
+      minBatch: opts.foldMinBatch,
+      maxDelayMs: opts.foldMaxDelayMs,
       packedMaxDocs: opts.packedMaxDocs,
     });
     if (opts.metrics) {
@@ -323,10 +338,30 @@ export class PostgresSearchIndex implements SearchIndex {
   }
 
   start(): void {
-    if (this.autoFold) this.folder.start();
+    if (!this.autoFold) return;
+    const { databaseUrl } = this.opts;
+    if (databaseUrl && FolderThread.available()) {
+      this.thread = new FolderThread(
+        {
+          databaseUrl,
+          logLevel: this.opts.logLevel ?? 'info',
+          batchSize: this.opts.foldBatchSize,
+          idleMs: this.opts.foldIdleMs,
+          minBatch: this.opts.foldMinBatch,
+          maxDelayMs: this.opts.foldMaxDelayMs,
+          packedMaxDocs: this.opts.packedMaxDocs,
+        },
+        this.observer,
+        this.opts.logger ?? createLogger('search-service', 'silent'),
+      );
+    } else {
+      this.folder.start();
+    }
   }
 
   async stop(): Promise<void> {
+    await this.thread?.stop();
+    this.thread = null;
     await this.folder.stop();
   }
 }
