@@ -196,6 +196,17 @@ async function loadGenerator({ port, token, databaseUrl }) {
     );
   }
 
+  const indexSizes = async () =>
+    (
+      await sql.query(
+        `SELECT sum(pg_total_relation_size(c.oid))::float8 AS index_bytes,
+                (SELECT pg_total_relation_size('documents'))::float8 AS doc_bytes
+         FROM pg_class c WHERE c.relname IN ('search_pending', 'search_docnos', 'search_tombstones',
+           'search_deleted', 'search_segments', 'search_postings', 'search_index_state')`,
+      )
+    ).rows[0];
+  const mb = (b) => (b / 2 ** 20).toFixed(0);
+
   // ---- collection A
   const A = await newCollection();
   report(`\nadding ${DOCS} documents to collection A at concurrency ${CONCURRENCY} ...`);
@@ -203,6 +214,11 @@ async function loadGenerator({ port, token, databaseUrl }) {
   report(`average document ${Math.round(bytes / DOCS)} bytes`);
   const addsA = await addRange(A, corpus, 'adds to A');
   await foldCaughtUp('after A');
+  await ask('vacuum'); // VACUUM ANALYZE + CHECKPOINT: measure the steady state, not the load's wake
+  const sizeA = await indexSizes();
+  report(
+    `storage after A (${DOCS} documents, VACUUM ANALYZE): index tables ${mb(sizeA.index_bytes)} MB, documents ${mb(sizeA.doc_bytes)} MB`,
+  );
 
   // ---- the query kinds, words chosen by document frequency, counts by brute force
   const byDf = (stats) => [...stats.entries()].sort((a, b) => b[1] - a[1]);
@@ -311,6 +327,7 @@ async function loadGenerator({ port, token, databaseUrl }) {
   report(`\nadding the same ${DOCS} documents to collection B ...`);
   await addRange(B, corpus, 'adds to B');
   await foldCaughtUp('after B');
+  await ask('vacuum');
   await checkCounts(A, 'A with B loaded');
   await checkCounts(B, 'B');
   report(`searching A again with B loaded ...`);
@@ -366,18 +383,8 @@ async function loadGenerator({ port, token, databaseUrl }) {
   await foldCaughtUp('after the extra adds');
 
   // ---- storage, then deleting B while A is searched
-  const sizes = async () =>
-    (
-      await sql.query(
-        `SELECT sum(pg_total_relation_size(c.oid))::float8 AS index_bytes,
-                (SELECT pg_total_relation_size('documents'))::float8 AS doc_bytes
-         FROM pg_class c WHERE c.relname IN ('search_pending', 'search_docnos', 'search_tombstones',
-           'search_deleted', 'search_segments', 'search_postings', 'search_index_state')`,
-      )
-    ).rows[0];
   await ask('vacuum');
-  const before = await sizes();
-  const mb = (b) => (b / 2 ** 20).toFixed(0);
+  const before = await indexSizes();
   report(
     `\nstorage, two collections of ${DOCS} (+ ${2 * EXTRA_ADDS} in A): index tables ${mb(before.index_bytes)} MB, documents ${mb(before.doc_bytes)} MB`,
   );
@@ -402,7 +409,7 @@ async function loadGenerator({ port, token, databaseUrl }) {
   if (dropped.status !== 204) throw new Error(`delete B: ${dropped.status} ${dropped.body}`);
   const longestPause = Math.max(...duringDrop);
   await ask('vacuum');
-  const after = await sizes();
+  const after = await indexSizes();
   report(
     `deleting B took ${dropSeconds.toFixed(1)} s; A's ${duringDrop.length} searches meanwhile (4 clients): longest ${longestPause.toFixed(1)} ms; ` +
       `index tables after VACUUM: ${mb(after.index_bytes)} MB (B's rows are gone; the files keep their size, VACUUM made the space reusable)`,
@@ -558,6 +565,7 @@ async function main() {
     if (m.say) say(m.say);
     if (m.ask === 'vacuum') {
       await sql.query('VACUUM (ANALYZE)');
+      await sql.query('CHECKPOINT');
       worker.postMessage('done');
     } else if (m.ask?.startInstance) {
       const t0 = performance.now();

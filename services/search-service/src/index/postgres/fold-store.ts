@@ -130,7 +130,10 @@ export async function finishFold(
      ON CONFLICT (doc_id) DO UPDATE SET collection_id = EXCLUDED.collection_id, docno = EXCLUDED.docno`,
     [docIds, collectionId, docnos],
   );
-  await tx.query(`DELETE FROM search_pending WHERE doc_id = ANY($1::bigint[])`, [docIds]);
+  await tx.query(
+    `DELETE FROM search_pending WHERE collection_id = $2 AND doc_id = ANY($1::bigint[])`,
+    [docIds, collectionId],
+  );
   await tx.query(`UPDATE search_index_state SET next_docno = $2 WHERE collection_id = $1`, [
     collectionId,
     firstDocno + docIds.length,

@@ -220,8 +220,12 @@ export function pendingFromAdded(param: (value: unknown) => string, d: PendingDo
 }
 
 /** The document leaves the index (its pending row, or its folded number as a tombstone). */
-export async function unindex(tx: Queryable, docId: string): Promise<void> {
-  await tx.query({ name: 'bitmap-unindex', text: 'SELECT search_unindex($1)', values: [docId] });
+export async function unindex(tx: Queryable, collectionId: string, docId: string): Promise<void> {
+  await tx.query({
+    name: 'bitmap-unindex',
+    text: 'SELECT search_unindex($1, $2)',
+    values: [collectionId, docId],
+  });
 }
 
 /** Advisory lock keys (two-int form): one folder and one merger per collection at a time. */
@@ -240,11 +244,14 @@ export async function dropIndex(tx: pg.PoolClient, collectionId: string): Promis
        (SELECT id FROM search_segments WHERE collection_id = $1)`,
     [collectionId],
   );
+  await tx.query(
+    `DELETE FROM search_docnos n USING documents d WHERE d.collection_id = $1 AND n.doc_id = d.id`,
+    [collectionId],
+  );
   for (const table of [
     'search_segments',
     'search_deleted',
     'search_tombstones',
-    'search_docnos',
     'search_pending',
     'search_index_state',
   ]) {

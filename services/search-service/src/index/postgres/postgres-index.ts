@@ -123,7 +123,8 @@ export class PostgresSearchIndex implements SearchIndex {
 
   async recordChange(tx: pg.PoolClient, change: DocumentChange): Promise<void> {
     // documents.version 1 is a document added just now (a re-add gets a new id): nothing to unindex
-    if (change.version !== '1' || change.op === 'delete') await unindex(tx, change.docId);
+    if (change.version !== '1' || change.op === 'delete')
+      await unindex(tx, change.collectionId, change.docId);
     if (change.op === 'delete' || !change.doc) return;
     await insertPending(tx, change.docId, pendingTerms(change.collectionId, change.doc));
   }
