@@ -13,6 +13,7 @@ import {
 import { adminRouter } from './admin/admin-router';
 import { mountPath, type SearchConfig } from './config';
 import { CallLimiter } from './http/call-limiter';
+import { CollectionGate } from './http/collection-gate';
 import { errorHandler, notFoundHandler } from './http/errors';
 import { indexRoutes, searchRoutes, type RouteDeps } from './http/routes';
 import type { SearchIndex } from './index/search-index';
@@ -72,6 +73,7 @@ export function createApp(deps: SearchDeps): SearchApp {
     logger,
     collections,
     callLimiter,
+    searchGate: new CollectionGate(config.maxConcurrentSearches),
     maxBodyBytes: config.maxBodyBytes,
   };
 

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { parseThumbnailSize, SEARCH_LIMITS } from '@hub/contracts';
 import { ConfigReader } from '@hub/service-kit';
 
@@ -29,6 +30,8 @@ export interface SearchConfig {
   maxBodyBytes: number;
   /** how long a collection (key hash, limits) is reused from memory; 0 reads it every time */
   collectionCacheMs: number;
+  /** searches of one collection running at once (more wait); 0: no cap */
+  maxConcurrentSearches: number;
   /** Postgres engine: bytes of posting lists, deleted bitmaps and result orders kept in memory */
   indexCacheBytes: number;
   /** Postgres engine: most documents folded into one segment */
@@ -103,6 +106,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SearchConfig {
       max: 64 * 1024 * 1024,
     }),
     collectionCacheMs: r.int('SEARCH_COLLECTION_CACHE_MS', { default: 1000, min: 0, max: 60_000 }),
+    maxConcurrentSearches: r.int('SEARCH_MAX_CONCURRENT_SEARCHES', {
+      default: Math.max(2, availableParallelism()),
+      min: 0,
+      max: 10_000,
+    }),
     indexCacheBytes:
       r.int('SEARCH_INDEX_CACHE_MB', { default: 256, min: 8, max: 65_536 }) * 2 ** 20,
     foldBatchSize: r.int('SEARCH_FOLD_BATCH_SIZE', { default: 2000, min: 1, max: 50_000 }),

@@ -12,6 +12,7 @@ import { updateField } from '../domain/update-field';
 import type { CollectionDirectory } from '../store/collections';
 import { authorize } from './auth';
 import { formOf, readParams } from './body';
+import type { CollectionGate } from './collection-gate';
 import type { CallLimiter } from './call-limiter';
 import { HTTP_ERRORS } from './errors';
 import { searchJson, searchXml, statusJson, statusXml } from './render';
@@ -19,6 +20,8 @@ import { searchJson, searchXml, statusJson, statusXml } from './render';
 export interface RouteDeps extends DomainDeps {
   collections: CollectionDirectory;
   callLimiter: CallLimiter;
+  /** caps the searches of one collection running at once */
+  searchGate: CollectionGate;
   maxBodyBytes: number;
 }
 
@@ -148,16 +151,18 @@ export function searchRoutes(deps: RouteDeps): Router {
         const p = formOf(req);
         const collection = await authorize(deps, 'search', String(req.params.cid), p);
         const format = check(parseReturnType(String(req.params.format)));
-        const result = await searchDocuments(deps, collection.id, {
-          q: p.get('q'),
-          start: p.get('start'),
-          len: p.get('len'),
-          ca: p.get('ca'),
-          ex_ca: p.get('ex_ca'),
-          sort: p.get('sort'),
-          startdate: p.get('startdate'),
-          enddate: p.get('enddate'),
-        });
+        const result = await deps.searchGate.run(collection.id, () =>
+          searchDocuments(deps, collection.id, {
+            q: p.get('q'),
+            start: p.get('start'),
+            len: p.get('len'),
+            ca: p.get('ca'),
+            ex_ca: p.get('ex_ca'),
+            sort: p.get('sort'),
+            startdate: p.get('startdate'),
+            enddate: p.get('enddate'),
+          }),
+        );
         sendAs(res, format, format === 'json' ? searchJson(result) : searchXml(result));
       },
     },

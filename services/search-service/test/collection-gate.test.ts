@@ -1,0 +1,89 @@
+import { CollectionGate } from '../src/http/collection-gate';
+import {
+  client,
+  createSearchTestDatabase,
+  docJson,
+  makeApp,
+  newCollection,
+  type TestDatabase,
+} from './helpers/harness';
+
+/** The per-collection cap on searches running at once (fairness between collections). */
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+test('When more searches of one collection arrive than the cap, the rest wait and start in order of arrival', async () => {
+  const gate = new CollectionGate(2);
+  const started: number[] = [];
+  const releases = Array.from({ length: 5 }, deferred);
+  const runs = releases.map((r, i) =>
+    gate.run('c1', async () => {
+      started.push(i);
+      await r.promise;
+      return i;
+    }),
+  );
+  await new Promise((r) => setImmediate(r));
+  expect(started).toEqual([0, 1]);
+  expect(gate.load('c1')).toEqual({ active: 2, waiting: 3 });
+  releases[1]!.resolve();
+  await new Promise((r) => setImmediate(r));
+  expect(started).toEqual([0, 1, 2]);
+  for (const r of releases) r.resolve();
+  expect(await Promise.all(runs)).toEqual([0, 1, 2, 3, 4]);
+  expect(gate.load('c1')).toEqual({ active: 0, waiting: 0 });
+});
+
+test('When one collection is at its cap, another collection’s search runs at once', async () => {
+  const gate = new CollectionGate(1);
+  const hold = deferred();
+  const busy = gate.run('busy', () => hold.promise);
+  const queued = gate.run('busy', async () => 'queued');
+  expect(await gate.run('other', async () => 'ran')).toBe('ran');
+  expect(gate.load('busy')).toEqual({ active: 1, waiting: 1 });
+  hold.resolve();
+  await busy;
+  expect(await queued).toBe('queued');
+});
+
+test('When a search fails, its slot is given back', async () => {
+  const gate = new CollectionGate(1);
+  await expect(gate.run('c', async () => Promise.reject(new Error('engine down')))).rejects.toThrow(
+    'engine down',
+  );
+  expect(await gate.run('c', async () => 'next')).toBe('next');
+  expect(gate.load('c')).toEqual({ active: 0, waiting: 0 });
+});
+
+test('When the cap is 0, searches are not capped', async () => {
+  const gate = new CollectionGate(0);
+  const hold = deferred();
+  const first = gate.run('c', () => hold.promise);
+  expect(await gate.run('c', async () => 'not waiting')).toBe('not waiting');
+  hold.resolve();
+  await first;
+});
+
+describe('through the API', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createSearchTestDatabase();
+  });
+  afterAll(() => db.drop());
+
+  test('When SEARCH_MAX_CONCURRENT_SEARCHES is 1, parallel searches of one collection all answer, one after another', async () => {
+    const app = makeApp(db, { env: { SEARCH_MAX_CONCURRENT_SEARCHES: '1' } });
+    const c = await newCollection(app);
+    const api = client(app, c);
+    for (let i = 0; i < 3; i++) await api.add(`k${i}`, docJson({ icontents_title: 'gated' }));
+    const answers = await Promise.all(Array.from({ length: 8 }, () => api.search({ q: 'gated' })));
+    expect(answers.map((r) => [r.status, JSON.parse(r.text).numfound])).toEqual(
+      Array.from({ length: 8 }, () => [200, 3]),
+    );
+    await app.services.close();
+  });
+});
