@@ -35,6 +35,12 @@ export async function inTransaction<T>(
     throw onDatabaseError(e);
   }
   let broken = false;
+  // a connection lost mid-transaction fails the query in flight; the client's own 'error'
+  // event must not crash the process (the client is then not returned to the pool)
+  const lost = () => {
+    broken = true;
+  };
+  client.on('error', lost);
   const rollback = () =>
     client.query('ROLLBACK').catch(() => {
       broken = true;
@@ -69,6 +75,7 @@ export async function inTransaction<T>(
     }
     return result;
   } finally {
+    client.off('error', lost);
     client.release(broken);
   }
 }

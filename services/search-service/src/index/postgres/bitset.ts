@@ -36,13 +36,6 @@ export function orInto(a: Bitset, b: Bitset): void {
   for (let i = 0; i < n; i++) a[i]! |= b[i]!;
 }
 
-/** a AND b as a new bitset */
-export function and(a: Bitset, b: Bitset): Bitset {
-  const out = a.slice();
-  andInto(out, b);
-  return out;
-}
-
 /** a AND NOT b as a new bitset */
 export function andNot(a: Bitset, b: Bitset): Bitset {
   const out = a.slice();

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { FOLD_LOCK, MERGE_LOCK, TERM_SEPARATOR, type PostingKind } from './index-store';
+import { FOLD_LOCK, MERGE_LOCK, readPacked, TERM_SEPARATOR, type PostingKind } from './index-store';
 import { unpackPostings } from './packed-segment';
 import type { FoldInput, MergePart, PostingList } from './segment-builder';
 
@@ -231,10 +231,7 @@ export async function readAllPostings(
     }
     lists[i] = data;
   };
-  const { rows: packed } = await tx.query<{ id: string; packed: Buffer }>(
-    `SELECT id::text, packed FROM search_segments WHERE id = ANY($1::bigint[]) AND packed IS NOT NULL`,
-    [segmentIds],
-  );
+  const packed = await readPacked(tx, segmentIds);
   const packedById = new Map(packed.map((r) => [r.id, r.packed]));
   for (const [i, segmentId] of segmentIds.entries()) {
     const blob = packedById.get(segmentId);

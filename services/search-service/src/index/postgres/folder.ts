@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type pg from 'pg';
 import type { Logger, Metrics } from '@hub/service-kit';
+import { inTransaction } from '../../store/db';
 import {
   applyTombstones,
   claimPending,
@@ -217,37 +218,16 @@ export class IndexFolder {
   }
 
   /** Runs work in a transaction holding the collection's lock; null when another instance has it. */
-  private async transaction<T>(
+  private transaction<T>(
     lock: 'fold' | 'merge',
     collectionId: string,
     work: (tx: pg.PoolClient) => Promise<T>,
   ): Promise<T | null> {
-    const tx = await this.opts.pool.connect();
-    let broken = false;
-    // a connection lost mid-transaction errors the query in flight; the client's own 'error'
-    // event must not crash the process
-    const lost = () => {
-      broken = true;
-    };
-    tx.on('error', lost);
-    try {
-      await tx.query('BEGIN');
-      if (!(await tryLock(tx, lock, collectionId))) {
-        await tx.query('ROLLBACK');
-        return null;
-      }
-      const result = await work(tx);
-      await tx.query('COMMIT');
-      return result;
-    } catch (e) {
-      await tx.query('ROLLBACK').catch(() => {
-        broken = true;
-      });
-      throw e;
-    } finally {
-      tx.off('error', lost);
-      tx.release(broken);
-    }
+    return inTransaction(
+      this.opts.pool,
+      (cause) => (cause instanceof Error ? cause : new Error(String(cause))),
+      async (tx) => ((await tryLock(tx, lock, collectionId)) ? work(tx) : null),
+    );
   }
 }
 
