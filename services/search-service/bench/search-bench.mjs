@@ -20,9 +20,15 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import inspector from 'node:inspector';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import {
+  constants,
+  monitorEventLoopDelay,
+  performance,
+  PerformanceObserver,
+} from 'node:perf_hooks';
 import { fileURLToPath, URLSearchParams } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import pg from 'pg';
@@ -309,6 +315,7 @@ async function loadGenerator({ port, token, databaseUrl }) {
       search(c, kinds[i % kinds.length]),
     );
     const cpu0 = cpuTimes();
+    await ask('stalls-start');
     const t0 = performance.now();
     await inParallel(SEARCHES, CONCURRENCY, async (i) => {
       const k = kinds[i % kinds.length];
@@ -318,6 +325,11 @@ async function loadGenerator({ port, token, databaseUrl }) {
     });
     const qps = SEARCHES / ((performance.now() - t0) / 1000);
     const cpu = cpuPer(cpu0, cpuTimes(), { n: SEARCHES, label: 'search' });
+    const st = await ask('stalls-stop');
+    report(
+      `service thread meanwhile: event-loop delay p50 ${st.delayP50.toFixed(1)} ms, p99 ${st.delayP99.toFixed(1)} ms, max ${st.delayMax.toFixed(1)} ms; ` +
+        `GC ${st.gcCount} pauses, ${st.gcTotal.toFixed(0)} ms in all, longest ${st.gcMax.toFixed(1)} ms (${st.gcMajor} major); heap used ${st.heapMb} MB`,
+    );
     for (const l of per.values()) l.sort((a, b) => a - b);
     return { per, qps, cpu };
   }
@@ -568,8 +580,50 @@ async function main() {
       code === 0 ? resolve() : reject(new Error(`load generator exit ${code}`)),
     );
   });
+  // BENCH_CPU_PROFILE=<dir>: a CPU profile of the service thread during the first measurement
+  const profileDir = process.env.BENCH_CPU_PROFILE;
+  let profiled = null;
+  const profiler = inspectorProfiler();
+  // stalls of the service thread during a measurement: event-loop delay and GC pauses
+  let delay = null;
+  let gc = null;
+  const gcObserver = new PerformanceObserver((list) => {
+    if (!gc) return;
+    for (const e of list.getEntries()) {
+      gc.count++;
+      gc.total += e.duration;
+      gc.max = Math.max(gc.max, e.duration);
+      if (e.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) gc.major++;
+    }
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
   worker.on('message', async (m) => {
     if (m.say) say(m.say);
+    if (m.ask === 'stalls-start') {
+      if (profileDir && !profiled) await profiler.start();
+      delay = monitorEventLoopDelay({ resolution: 5 });
+      delay.enable();
+      gc = { count: 0, total: 0, max: 0, major: 0 };
+      worker.postMessage('started');
+    } else if (m.ask === 'stalls-stop') {
+      delay.disable();
+      if (profileDir && !profiled) {
+        profiled = await profiler.stop(profileDir);
+        say(`CPU profile of the service thread (A alone): ${profiled}`);
+      }
+      const ms = (ns) => ns / 1e6;
+      worker.postMessage({
+        delayP50: ms(delay.percentile(50)),
+        delayP99: ms(delay.percentile(99)),
+        delayMax: ms(delay.max),
+        gcCount: gc.count,
+        gcTotal: gc.total,
+        gcMax: gc.max,
+        gcMajor: gc.major,
+        heapMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
+      });
+      gc = null;
+    }
     if (m.ask === 'vacuum') {
       await sql.query('VACUUM (ANALYZE)');
       await sql.query('CHECKPOINT');
@@ -586,10 +640,37 @@ async function main() {
     }
   });
   await done;
+  gcObserver.disconnect();
 
   await service.stop();
   await sql.end();
   await stopDatabase();
+}
+
+/** Starts and stops the V8 CPU profiler of this thread (node:inspector); writes a .cpuprofile. */
+function inspectorProfiler() {
+  let session;
+  const post = (method, params) =>
+    new Promise((resolve, reject) =>
+      session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))),
+    );
+  return {
+    async start() {
+      session = new inspector.Session();
+      session.connect();
+      await post('Profiler.enable');
+      await post('Profiler.setSamplingInterval', { interval: 200 });
+      await post('Profiler.start');
+    },
+    async stop(dir) {
+      const { profile } = await post('Profiler.stop');
+      session.disconnect();
+      fs.mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, `search-bench-${Date.now()}.cpuprofile`);
+      fs.writeFileSync(file, JSON.stringify(profile));
+      return file;
+    },
+  };
 }
 
 if (isMainThread) {

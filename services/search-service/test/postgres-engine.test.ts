@@ -13,6 +13,12 @@ import {
   createPostgresIndex,
   type PostgresSearchIndex,
 } from '../src/index/postgres/postgres-index';
+import {
+  packedKey,
+  PackedSegment,
+  packPostings,
+  unpackPostings,
+} from '../src/index/postgres/packed-segment';
 import { levelOf, MERGE_FACTOR, pickMerge } from '../src/index/postgres/segment-builder';
 import {
   client,
@@ -43,6 +49,62 @@ describe('posting lists', () => {
   test('When a list is dense, its stored form is the bitmap (never larger than the segment / 8)', () => {
     const all = Array.from({ length: 1000 }, (_, i) => i);
     expect(encodePostings(all, 1000).length).toBe(4 + 128);
+  });
+});
+
+describe('packed segments', () => {
+  const terms = [
+    '서울',
+    '울에',
+    'seoul',
+    'a',
+    '',
+    '🙂x',
+    'ﬁ',
+    ...Array.from({ length: 3000 }, (_, i) => `t${i}`),
+  ];
+  const lists = terms.flatMap((term, i) =>
+    (['w', 't'] as const).map((kind) => ({
+      kind,
+      term,
+      data: encodePostings(
+        [i % 4096, 4095 - (i % 7)].sort((a, b) => a - b),
+        4096,
+      ),
+    })),
+  );
+  const packed = packPostings([
+    ...lists,
+    { kind: 'c', term: '7', data: encodePostings([1], 4096) },
+  ]);
+
+  test('When a search looks a key up in a packed segment, it finds exactly the list that was packed', () => {
+    const segment = new PackedSegment(packed);
+    const unpacked = unpackPostings(packed);
+    for (const l of lists) {
+      expect(segment.get(packedKey(l.kind, l.term))).toEqual(l.data);
+      expect(unpacked.get(l.kind + l.term)).toEqual(l.data);
+    }
+    expect(decodeOffsets(segment.get(packedKey('c', '7'))!)).toEqual([1]);
+  });
+
+  test('When a key is not in a packed segment (another term, kind or spelling), the lookup finds nothing', () => {
+    const segment = new PackedSegment(packed);
+    for (const [kind, term] of [
+      ['w', '서울에'],
+      ['c', '서울'],
+      ['t', 't3000'],
+      ['w', 'T1'],
+      ['c', '8'],
+    ] as const) {
+      expect(segment.get(packedKey(kind, term))).toBeUndefined();
+    }
+    expect(new PackedSegment(Buffer.alloc(0)).get(packedKey('w', 'a'))).toBeUndefined();
+  });
+
+  test('When a packed segment is cached, its size counts the value and its table (a power of two of at least twice the lists, 4 bytes each)', () => {
+    // 6,015 lists → 16,384 slots
+    expect(new PackedSegment(packed).bytes).toBe(packed.length + 16_384 * 4 + 128);
   });
 });
 

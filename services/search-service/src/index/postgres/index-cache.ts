@@ -1,16 +1,11 @@
 import { LRUCache } from 'lru-cache';
 import type { CollectionView } from './collection-view';
+import type { PackedSegment } from './packed-segment';
 
 /** A posting list known to be absent from a segment (cached too: most terms are in few segments). */
 export const ABSENT: Buffer = Buffer.alloc(0);
 
-/** A packed segment's posting lists, unpacked (see packed-segment.ts). */
-export interface PackedLists {
-  lists: Map<string, Buffer>;
-  bytes: number;
-}
-
-type Entry = Buffer | Uint32Array | CollectionView | PackedLists;
+type Entry = Buffer | Uint32Array | CollectionView | PackedSegment;
 
 /**
  * The in-process cache of the bitmap index, bounded in bytes (least recently used goes first):
@@ -42,11 +37,11 @@ export class IndexCache {
     this.lru.set(`p${segmentId}:${kind}${term}`, data ?? ABSENT);
   }
 
-  packed(segmentId: string): PackedLists | undefined {
-    return this.lru.get(`s${segmentId}`) as PackedLists | undefined;
+  packed(segmentId: string): PackedSegment | undefined {
+    return this.lru.get(`s${segmentId}`) as PackedSegment | undefined;
   }
 
-  setPacked(segmentId: string, packed: PackedLists): void {
+  setPacked(segmentId: string, packed: PackedSegment): void {
     this.lru.set(`s${segmentId}`, packed);
   }
 

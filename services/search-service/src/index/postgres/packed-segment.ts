@@ -26,6 +26,77 @@ export function packPostings(lists: PostingList[]): Buffer {
   return Buffer.concat(parts);
 }
 
+/** FNV-1a over a kind byte and the term's UTF-8 bytes. */
+function hashKey(kind: number, bytes: Uint8Array, start: number, end: number): number {
+  let h = Math.imul(0x811c9dc5 ^ kind, 0x01000193);
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  return h >>> 0;
+}
+
+/** A posting-list key with its term as UTF-8, made once per search and looked up in every segment. */
+export interface PackedKey {
+  kind: number;
+  term: Buffer;
+  hash: number;
+}
+
+export function packedKey(kind: PostingKind, term: string): PackedKey {
+  const bytes = Buffer.from(term, 'utf8');
+  const code = kind.charCodeAt(0);
+  return { kind: code, term: bytes, hash: hashKey(code, bytes, 0, bytes.length) };
+}
+
+/**
+ * A packed segment as the search cache keeps it: the value as read, and an open-addressing
+ * hash table (one Int32Array) of where each list starts. Two objects per segment whatever the
+ * number of terms (a small segment has ~10,000), so a cache full of segments adds next to
+ * nothing for the garbage collector to trace, and its size is known exactly.
+ */
+export class PackedSegment {
+  /** entry start + 1 per slot (0: empty) */
+  private readonly slots: Int32Array;
+  private readonly mask: number;
+
+  constructor(readonly packed: Buffer) {
+    let entries = 0;
+    for (let p = 0; p < packed.length; entries++) {
+      const termEnd = p + 3 + packed.readUInt16LE(p + 1);
+      p = termEnd + 4 + packed.readUInt32LE(termEnd);
+    }
+    let size = 16;
+    while (size < entries * 2) size *= 2;
+    this.slots = new Int32Array(size);
+    this.mask = size - 1;
+    for (let p = 0; p < packed.length;) {
+      const termEnd = p + 3 + packed.readUInt16LE(p + 1);
+      let slot = hashKey(packed[p]!, packed, p + 3, termEnd) & this.mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.slots[slot] = p + 1;
+      p = termEnd + 4 + packed.readUInt32LE(termEnd);
+    }
+  }
+
+  /** memory held, for the cache's size limit */
+  get bytes(): number {
+    return this.packed.length + this.slots.byteLength + 128;
+  }
+
+  /** the list of `key` (a subarray of the packed value), or undefined when the segment has none */
+  get(key: PackedKey): Buffer | undefined {
+    const packed = this.packed;
+    const term = key.term;
+    for (let slot = key.hash & this.mask; ; slot = (slot + 1) & this.mask) {
+      const at = this.slots[slot]! - 1;
+      if (at < 0) return undefined;
+      if (packed[at] !== key.kind || packed.readUInt16LE(at + 1) !== term.length) continue;
+      const termEnd = at + 3 + term.length;
+      if (packed.compare(term, 0, term.length, at + 3, termEnd) !== 0) continue;
+      const length = packed.readUInt32LE(termEnd);
+      return packed.subarray(termEnd + 4, termEnd + 4 + length);
+    }
+  }
+}
+
 /** The packed lists by kind + term (subarrays of `packed`, not copies). */
 export function unpackPostings(packed: Buffer): Map<string, Buffer> {
   const out = new Map<string, Buffer>();

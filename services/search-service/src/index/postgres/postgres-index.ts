@@ -30,7 +30,7 @@ import {
   type PostingKind,
   type Snapshot,
 } from './index-store';
-import { unpackPostings } from './packed-segment';
+import { PackedSegment, packedKey } from './packed-segment';
 import { orPostingsInto } from './postings-codec';
 
 export interface PostgresIndexOptions {
@@ -243,14 +243,14 @@ export class PostgresSearchIndex implements SearchIndex {
     snap: Snapshot,
     keys: Array<{ kind: PostingKind; term: string }>,
   ): Promise<Map<string, Bitset>> {
-    const packed = new Map<string, Map<string, Buffer>>();
+    const packed = new Map<string, PackedSegment>();
     const missingPacked: string[] = [];
     const missingSegments = new Set<string>();
     const missingKeys = new Map<string, { kind: PostingKind; term: string }>();
     for (const s of snap.segments) {
       if (s.packed) {
         const cached = this.cache.packed(s.id);
-        if (cached) packed.set(s.id, cached.lists);
+        if (cached) packed.set(s.id, cached);
         else missingPacked.push(s.id);
         continue;
       }
@@ -269,9 +269,9 @@ export class PostgresSearchIndex implements SearchIndex {
     ]);
     if (packedRows.length !== missingPacked.length) throw new SnapshotMoved();
     for (const r of packedRows) {
-      const lists = unpackPostings(r.packed);
-      this.cache.setPacked(r.id, { lists, bytes: r.packed.length + 64 * lists.size });
-      packed.set(r.id, lists);
+      const segment = new PackedSegment(r.packed);
+      this.cache.setPacked(r.id, segment);
+      packed.set(r.id, segment);
     }
     if (new Set(rows.map((r) => r.segmentId)).size !== missingSegments.size) {
       throw new SnapshotMoved();
@@ -284,10 +284,11 @@ export class PostgresSearchIndex implements SearchIndex {
     const out = new Map<string, Bitset>();
     for (const k of keys) {
       const key = k.kind + k.term;
+      const inPacked = packedKey(k.kind, k.term);
       const bits = newBitset(snap.nextDocno);
       for (const s of snap.segments) {
         let data: Buffer | null | undefined;
-        if (s.packed) data = packed.get(s.id)!.get(key) ?? null;
+        if (s.packed) data = packed.get(s.id)!.get(inPacked) ?? null;
         else {
           data = fetched.get(`${s.id}:${key}`);
           if (data === undefined) data = this.cache.posting(s.id, k.kind, k.term);
