@@ -73,7 +73,7 @@ export function createApp(deps: SearchDeps): SearchApp {
     logger,
     collections,
     callLimiter,
-    searchGate: new CollectionGate(config.maxConcurrentSearches),
+    gate: new CollectionGate(config.maxConcurrentSearches),
     maxBodyBytes: config.maxBodyBytes,
   };
 

@@ -50,6 +50,55 @@ test('When one collection is at its cap, another collection’s search runs at o
   expect(await queued).toBe('queued');
 });
 
+test('When another collection has an operation in flight, a collection’s searches run at most its share of the cap at once', async () => {
+  const gate = new CollectionGate(4);
+  const add = deferred();
+  const adding = gate.track('writer', () => add.promise);
+  const started: number[] = [];
+  const releases = Array.from({ length: 4 }, deferred);
+  const runs = releases.map((r, i) =>
+    gate.run('reader', async () => {
+      started.push(i);
+      await r.promise;
+    }),
+  );
+  await new Promise((r) => setImmediate(r));
+  expect(gate.cap()).toBe(2);
+  expect(started).toEqual([0, 1]);
+  expect(gate.load('reader')).toEqual({ active: 2, waiting: 2 });
+
+  // the writer is done: at the next release the reader has the whole cap again
+  add.resolve();
+  await adding;
+  expect(gate.cap()).toBe(4);
+  releases[0]!.resolve();
+  await new Promise((r) => setImmediate(r));
+  expect(started).toEqual([0, 1, 2, 3]);
+  expect(gate.load('reader')).toEqual({ active: 3, waiting: 0 });
+  for (const r of releases) r.resolve();
+  await Promise.all(runs);
+  expect(gate.load('reader')).toEqual({ active: 0, waiting: 0 });
+});
+
+test('When more collections are busy than the cap allows, each still runs one search at a time', async () => {
+  const gate = new CollectionGate(2);
+  const holds = ['a', 'b', 'c'].map(() => deferred());
+  const busy = ['a', 'b', 'c'].map((c, i) => gate.track(c, () => holds[i]!.promise));
+  expect(gate.cap()).toBe(1);
+  expect(await gate.run('a', async () => 'ran')).toBe('ran');
+  for (const h of holds) h.resolve();
+  await Promise.all(busy);
+  expect(gate.cap()).toBe(2);
+});
+
+test('When an operation fails, its collection no longer counts as busy', async () => {
+  const gate = new CollectionGate(2);
+  await expect(gate.track('w', async () => Promise.reject(new Error('db down')))).rejects.toThrow(
+    'db down',
+  );
+  expect(gate.cap()).toBe(2);
+});
+
 test('When a search fails, its slot is given back', async () => {
   const gate = new CollectionGate(1);
   await expect(gate.run('c', async () => Promise.reject(new Error('engine down')))).rejects.toThrow(

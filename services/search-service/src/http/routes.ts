@@ -20,8 +20,8 @@ import { searchJson, searchXml, statusJson, statusXml } from './render';
 export interface RouteDeps extends DomainDeps {
   collections: CollectionDirectory;
   callLimiter: CallLimiter;
-  /** caps the searches of one collection running at once */
-  searchGate: CollectionGate;
+  /** counts each collection's operations in flight and caps its searches at its share */
+  gate: CollectionGate;
   maxBodyBytes: number;
 }
 
@@ -82,24 +82,30 @@ export function indexRoutes(deps: RouteDeps): Router {
         const p = formOf(req);
         const collection = await authorize(deps, 'add', String(req.params.cid), p);
         if (p.invalid('dockey', 'force', 'doc')) fail(SEARCH_ERRORS.add.invalidEncoding);
-        await addDocument(deps, collection.id, {
-          dockey: p.get('dockey'),
-          force: p.get('force'),
-          doc: p.get('doc'),
-        });
+        await deps.gate.track(collection.id, () =>
+          addDocument(deps, collection.id, {
+            dockey: p.get('dockey'),
+            force: p.get('force'),
+            doc: p.get('doc'),
+          }),
+        );
         ok(res);
       },
       PUT: async (req, res) => {
         const p = formOf(req);
         const collection = await authorize(deps, 'update', String(req.params.cid), p);
         if (p.invalid('dockey', 'doc')) fail(SEARCH_ERRORS.update.invalidEncoding);
-        await updateDocument(deps, collection.id, { dockey: p.get('dockey'), doc: p.get('doc') });
+        await deps.gate.track(collection.id, () =>
+          updateDocument(deps, collection.id, { dockey: p.get('dockey'), doc: p.get('doc') }),
+        );
         ok(res);
       },
       DELETE: async (req, res) => {
         const p = formOf(req);
         const collection = await authorize(deps, 'delete', String(req.params.cid), p);
-        await deleteDocument(deps, collection.id, { dockey: p.get('dockey') });
+        await deps.gate.track(collection.id, () =>
+          deleteDocument(deps, collection.id, { dockey: p.get('dockey') }),
+        );
         ok(res);
       },
     },
@@ -113,11 +119,13 @@ export function indexRoutes(deps: RouteDeps): Router {
       PUT: async (req, res) => {
         const p = formOf(req);
         const collection = await authorize(deps, 'fieldUpdate', String(req.params.cid), p);
-        await updateField(deps, collection.id, {
-          dockey: p.get('dockey'),
-          fieldname: p.get('fieldname'),
-          fieldvalue: p.get('fieldvalue'),
-        });
+        await deps.gate.track(collection.id, () =>
+          updateField(deps, collection.id, {
+            dockey: p.get('dockey'),
+            fieldname: p.get('fieldname'),
+            fieldvalue: p.get('fieldvalue'),
+          }),
+        );
         ok(res);
       },
     },
@@ -151,7 +159,7 @@ export function searchRoutes(deps: RouteDeps): Router {
         const p = formOf(req);
         const collection = await authorize(deps, 'search', String(req.params.cid), p);
         const format = check(parseReturnType(String(req.params.format)));
-        const result = await deps.searchGate.run(collection.id, () =>
+        const result = await deps.gate.run(collection.id, () =>
           searchDocuments(deps, collection.id, {
             q: p.get('q'),
             start: p.get('start'),
