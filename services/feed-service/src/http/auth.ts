@@ -80,19 +80,19 @@ export function findToken(
  * is ever used, and one that would verify only after findToken's trimming goes to Express.
  */
 export function plainBearerToken(
-  headers: IncomingHttpHeaders,
+  authorization: string | undefined,
+  authentication: boolean,
   rawQuery: string | undefined,
 ): string | undefined {
-  const value = headers.authorization;
   if (
-    value === undefined ||
-    headers.authentication !== undefined ||
+    authorization === undefined ||
+    authentication ||
     (rawQuery !== undefined && rawQuery.includes('access_token')) ||
-    !value.startsWith('Bearer ') ||
-    value.length === 7
+    !authorization.startsWith('Bearer ') ||
+    authorization.length === 7
   )
     return undefined;
-  return value.slice(7);
+  return authorization.slice(7);
 }
 
 export function authenticationFailed(
