@@ -80,19 +80,19 @@ export function findToken(
  * is ever used, and one that would verify only after findToken's trimming goes to Express.
  */
 export function plainBearerToken(
-  authorization: string | undefined,
-  authentication: boolean,
+  headers: IncomingHttpHeaders,
   rawQuery: string | undefined,
 ): string | undefined {
+  const value = headers.authorization;
   if (
-    authorization === undefined ||
-    authentication ||
+    value === undefined ||
+    headers.authentication !== undefined ||
     (rawQuery !== undefined && rawQuery.includes('access_token')) ||
-    !authorization.startsWith('Bearer ') ||
-    authorization.length === 7
+    !value.startsWith('Bearer ') ||
+    value.length === 7
   )
     return undefined;
-  return authorization.slice(7);
+  return value.slice(7);
 }
 
 export function authenticationFailed(

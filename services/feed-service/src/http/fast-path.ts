@@ -5,7 +5,6 @@ import type { FeedKey } from '../store/items';
 import { findToken, plainBearerToken } from './auth';
 import type { HttpContext } from './context';
 import type { FastPathStats, RouteCounter } from './fast-path-stats';
-import { readHeaders } from './read-headers';
 import { RequestIds } from './request-id';
 import { ROUTES } from './routes';
 
@@ -16,7 +15,7 @@ import { ROUTES } from './routes';
  * usable Accept (memoised), and a cached rendering. Anything else returns false and
  * Express handles the request (which then applies the same steps in the same order,
  * answers every error, and fills the caches). Per request it allocates nothing but the
- * request id and the few header values it reads off rawHeaders (never `req.headers`).
+ * request id.
  */
 export function createFastPath(
   h: HttpContext,
@@ -36,12 +35,11 @@ export function createFastPath(
     const q = url.indexOf('?');
     const route = paths.get(q < 0 ? url : url.slice(0, q));
     if (route === undefined) return false;
-    const headers = readHeaders(req.rawHeaders);
-    if (headers === null) return false;
+    const headers = req.headers;
     const query = q < 0 ? undefined : url.slice(q + 1);
-    let token = plainBearerToken(headers.authorization, headers.authentication, query);
+    let token = plainBearerToken(headers, query);
     if (token === undefined) {
-      const found = findToken(req.headers, method, query);
+      const found = findToken(headers, method, query);
       if (found.kind !== 'token') return false;
       token = found.token;
     }
@@ -53,8 +51,8 @@ export function createFastPath(
     const representation = h.domain.cache.peek(route.feed, accept.format, now);
     if (representation === undefined) return false;
 
-    const id = ids.for(headers.requestId);
-    const status = h.responder.write(res, representation, now, headers, id);
+    const id = ids.for(headers['x-request-id']);
+    const status = h.responder.write(req, res, representation, now, id);
     stats.served++;
     route.counter.count(method, status);
     return true;

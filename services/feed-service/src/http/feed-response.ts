@@ -1,4 +1,9 @@
-import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type {
+  IncomingHttpHeaders,
+  IncomingMessage,
+  OutgoingHttpHeaders,
+  ServerResponse,
+} from 'node:http';
 import type { FeedRepresentation } from '../cache/feed-cache';
 import type { Negotiator } from './negotiation';
 
@@ -56,14 +61,14 @@ export class FeedResponder {
    * (same names, values and order either way).
    */
   write(
+    req: IncomingMessage,
     res: ServerResponse,
     rep: FeedRepresentation,
     now: number,
-    conditions: Conditions,
     requestId?: string,
   ): number {
     const p = this.prepare(rep);
-    if (notModified(conditions, rep)) {
+    if (notModified(req.headers, rep)) {
       if (requestId === undefined) res.writeHead(304, p.headers304);
       else res.writeHead(304, withId(p.fast304, requestId));
       res.end();
@@ -122,25 +127,14 @@ function withId(headers: Record<string, string>, requestId: string): Record<stri
   return headers;
 }
 
-/** The conditional request headers of a read. */
-export interface Conditions {
-  ifNoneMatch: string | undefined;
-  ifModifiedSince: string | undefined;
-}
-
-/** The conditions of a request whose headers Node has parsed into `req.headers` (Express). */
-export function conditionsOf(headers: IncomingHttpHeaders): Conditions {
-  return { ifNoneMatch: headers['if-none-match'], ifModifiedSince: headers['if-modified-since'] };
-}
-
 /**
  * RFC 9110 §13.1: If-None-Match (weak comparison) decides when present; otherwise
  * If-Modified-Since, when the Last-Modified is reliable (see FeedRepresentation).
  */
-export function notModified(conditions: Conditions, rep: FeedRepresentation): boolean {
-  const inm = conditions.ifNoneMatch;
+export function notModified(headers: IncomingHttpHeaders, rep: FeedRepresentation): boolean {
+  const inm = headers['if-none-match'];
   if (inm !== undefined) return inm === rep.etag || etagListMatches(inm, rep.etag);
-  const ims = conditions.ifModifiedSince;
+  const ims = headers['if-modified-since'];
   if (ims === undefined || !rep.lastModifiedReliable || rep.lastModifiedSeconds === undefined)
     return false;
   const since = Date.parse(ims);

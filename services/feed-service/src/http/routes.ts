@@ -12,7 +12,6 @@ import { insufficientScope, WRITE_SCOPE } from './auth';
 import type { HttpContext } from './context';
 import { methodNotAllowed } from './errors';
 import { authenticateRequest, feedKeyOf, negotiateFormat } from './read-steps';
-import { conditionsOf } from './feed-response';
 
 /** Largest publishing body accepted (a 20,000-character Korean description is ~60 KB). */
 export const MAX_BODY = '256kb';
@@ -53,7 +52,7 @@ export function feedRoutes(h: HttpContext): Router {
       const format = negotiateFormat(h, req);
       const feed = feedKeyOf(category(req));
       const representation = await readFeed(h.domain, feed, format);
-      h.responder.write(res, representation, h.domain.clock(), conditionsOf(req.headers));
+      h.responder.write(req, res, representation, h.domain.clock());
     };
 
   /** Publishing needs a valid token with the hub:write scope (403 without it). */
