@@ -12,7 +12,8 @@
 //  5. 1,000,000 items (one INSERT … generate_series), then the uncached render (query +
 //     render, no cache) timed 50 times per feed and format.
 // Settings: FEED_BENCH_DURATION (s per server, format and round, 3), FEED_BENCH_WARMUP (s, 0.25),
-// FEED_BENCH_CONNECTIONS (64), FEED_BENCH_ROUNDS (5), FEED_BENCH_ROWS (1000000; 0 skips
+// FEED_BENCH_CONNECTIONS (64), FEED_BENCH_ROUNDS (9), FEED_BENCH_SLICES (6: each round's
+// time per server and format, cut into slices that alternate A-B-B-A-A-B…), FEED_BENCH_ROWS (1000000; 0 skips
 // step 5), FEED_BENCH_RENDERS (50), FEED_BENCH_NODE_ARGS (e.g. --cpu-prof for the servers),
 // FEED_BENCH_ONLY=cached (stop after the cached 200 comparison).
 import { fork } from 'node:child_process';
@@ -35,7 +36,8 @@ const WARMUP = Number(process.env.FEED_BENCH_WARMUP ?? 0.25);
 const CONNECTIONS = Number(process.env.FEED_BENCH_CONNECTIONS ?? 64);
 const ROWS = Number(process.env.FEED_BENCH_ROWS ?? 1_000_000);
 const RENDERS = Number(process.env.FEED_BENCH_RENDERS ?? 50);
-const ROUNDS = Math.max(1, Number(process.env.FEED_BENCH_ROUNDS ?? 5));
+const ROUNDS = Math.max(1, Number(process.env.FEED_BENCH_ROUNDS ?? 9));
+const SLICES = Math.max(1, Number(process.env.FEED_BENCH_SLICES ?? 6));
 const NEW_TOKENS_IN_PROCESS = 20_000;
 const SECRET = crypto.randomBytes(32).toString('hex');
 const ACCEPT = {
@@ -117,10 +119,16 @@ async function main() {
       const r = await get(appUrl, headers);
       await get(expressUrl, headers);
       if (r.status !== 200) throw new Error(`warm-up GET answered ${r.status}`);
-      const sent = { ...r.headers };
-      delete sent.date;
-      delete sent.connection;
-      delete sent['keep-alive'];
+      // the header lines as the service wrote them (names in their case, in their order):
+      // Node lower-cases every name of 4-17 characters it writes (matchHeader), which
+      // allocates for 'Content-Type' but not for 'content-type', so the baseline must send
+      // the same names, not the client's lower-cased view of them
+      const sent = {};
+      for (let i = 0; i < r.rawHeaders.length; i += 2) {
+        const name = r.rawHeaders[i];
+        if (!['date', 'connection', 'keep-alive'].includes(name.toLowerCase()))
+          sent[name] = r.rawHeaders[i + 1];
+      }
       bodies[format] = {
         body: r.body.toString('base64'),
         headers: sent,
@@ -129,6 +137,29 @@ async function main() {
       };
     }
     const bare = await child('serve-bare', env, children, { bodies });
+    // the baseline must send what the service sends: same header lines, same body
+    const lines = (r) =>
+      r.rawHeaders
+        .map((v, i, all) =>
+          i % 2 ? `${all[i - 1]}: ${/^x-request-id$/i.test(all[i - 1]) ? '*' : v}` : '',
+        )
+        .filter((l) => l && !/^date:/i.test(l));
+    for (const [format, headers] of [
+      ['json', json],
+      ['xml', xml],
+    ]) {
+      const [fromApp, fromBare] = [
+        await get(appUrl, headers),
+        await get(`http://127.0.0.1:${bare.port}/${format}`, headers),
+      ];
+      if (
+        JSON.stringify(lines(fromApp)) !== JSON.stringify(lines(fromBare)) ||
+        !fromApp.body.equals(fromBare.body)
+      )
+        throw new Error(
+          `the bare server does not send the service's bytes (${format}):\n${lines(fromApp).join('\n')}\n---\n${lines(fromBare).join('\n')}`,
+        );
+    }
     log(`bodies: JSON ${bodies.json.size} bytes, RSS ${bodies.xml.size} bytes`);
 
     const load = async (
@@ -138,7 +169,7 @@ async function main() {
       headers,
       expectStatus,
       requests,
-      { duration = DURATION, print = true } = {},
+      { duration = DURATION, print = true, warmup = true } = {},
     ) => {
       // sampleInt: autocannon stops at a sample boundary (1 s by default), so a run of 1.5 s
       // would really last 2; the rate is taken over the run's real duration either way
@@ -149,7 +180,7 @@ async function main() {
         sampleInt: 100,
         ...(requests && { requests }),
       };
-      if (WARMUP > 0) {
+      if (warmup && WARMUP > 0) {
         const warm = await autocannon({ ...opts, duration: WARMUP });
         if (warm.errors) throw new Error(`${name}: ${warm.errors} errors in warm-up`);
       }
@@ -191,7 +222,7 @@ async function main() {
       ],
     };
     log(
-      `\ncached 200 vs bare: autocannon, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds; a round gives each server ${DURATION} s per format, as two ${DURATION / 2} s slices in A-B-B-A order (+${WARMUP} s warm-up each)`,
+      `\ncached 200 vs bare: autocannon, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds; a round gives each server ${DURATION} s per format, as ${SLICES} slices of ${(DURATION / SLICES).toFixed(2)} s each in A-B-B-A-A-B… order (+${WARMUP} s warm-up before its first)`,
     );
     const ratios = { json: [], xml: [] };
     const cpuRatios = { json: [], xml: [] };
@@ -199,20 +230,25 @@ async function main() {
     const appCpus = { json: [], xml: [] };
     for (let round = 1; round <= ROUNDS; round++) {
       for (const format of ['json', 'xml']) {
-        // A-B-B-A (then B-A-A-B the next round): a drift in the machine's load during the
-        // round weighs on both servers alike
+        // SLICES short slices in A-B-B-A-A-B-B-A … order (B-A-A-B … the next round): a change
+        // in the machine's speed within the round weighs on both servers alike
         const [bareCase, appCase] = pairs[format];
-        const order =
-          round % 2
-            ? [bareCase, appCase, appCase, bareCase]
-            : [appCase, bareCase, bareCase, appCase];
+        const pair = round % 2 ? [bareCase, appCase] : [appCase, bareCase];
+        const order = Array.from({ length: SLICES }, (_, i) =>
+          i % 2 === 0 ? pair : [pair[1], pair[0]],
+        ).flat();
         const sum = new Map([
-          [bareCase, { total: 0, seconds: 0, cpu: 0, bad: 0 }],
-          [appCase, { total: 0, seconds: 0, cpu: 0, bad: 0 }],
+          [bareCase, { total: 0, seconds: 0, cpu: 0, bad: 0, warm: false }],
+          [appCase, { total: 0, seconds: 0, cpu: 0, bad: 0, warm: false }],
         ]);
         for (const args of order) {
-          const row = await load(...args, undefined, { duration: DURATION / 2, print: false });
           const s = sum.get(args);
+          const row = await load(...args, undefined, {
+            duration: DURATION / SLICES,
+            print: false,
+            warmup: !s.warm,
+          });
+          s.warm = true;
           s.total += row.total;
           s.seconds += row.seconds;
           s.cpu += row.cpu;
@@ -454,7 +490,12 @@ function get(url, headers) {
         const chunks = [];
         res.on('data', (c) => chunks.push(c));
         res.on('end', () =>
-          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
+          resolve({
+            status: res.statusCode,
+            headers: res.headers,
+            rawHeaders: res.rawHeaders,
+            body: Buffer.concat(chunks),
+          }),
         );
       })
       .on('error', reject);
