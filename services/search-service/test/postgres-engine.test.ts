@@ -114,6 +114,7 @@ describe('collection view', () => {
     view.append(0, [10, 11, 12], [500, 700, 500]);
     view.append(3, [13, 9], [600, 700]);
     expect(Array.from(view.order.subarray(0, view.size))).toEqual([1, 4, 3, 2, 0]);
+    expect(Array.from(view.rank.subarray(0, view.size))).toEqual([4, 0, 3, 2, 1]);
     expect(view.positions(600, 700)).toEqual([0, 3]);
     expect(view.positions(null, 599)).toEqual([3, 5]);
     expect(view.positions(701, null)).toEqual([0, 0]);

@@ -56,6 +56,21 @@ export function cardinality(bits: Bitset): number {
   return n;
 }
 
+/** every set bit, ascending, into a typed array of `count` (the cardinality) */
+export function setBitsArray(bits: Bitset, count: number): Uint32Array {
+  const out = new Uint32Array(count);
+  let n = 0;
+  for (let w = 0; w < bits.length; w++) {
+    let v = bits[w]!;
+    while (v !== 0) {
+      const low = v & -v;
+      out[n++] = (w << 5) + (31 - Math.clz32(low));
+      v ^= low;
+    }
+  }
+  return out;
+}
+
 /** every set bit, ascending */
 export function setBits(bits: Bitset): number[] {
   const out: number[] = [];

@@ -12,6 +12,8 @@ export class CollectionView {
   regdate = new Float64Array(1024);
   /** the loaded numbers in result order */
   order = new Uint32Array(1024);
+  /** each loaded number's position in `order` (so a small set is ordered by a numeric sort) */
+  rank = new Uint32Array(1024);
 
   constructor(
     readonly collectionId: string,
@@ -20,7 +22,13 @@ export class CollectionView {
 
   /** memory held, for the cache's size limit */
   get bytes(): number {
-    return this.docId.byteLength + this.regdate.byteLength + this.order.byteLength + 64;
+    return (
+      this.docId.byteLength +
+      this.regdate.byteLength +
+      this.order.byteLength +
+      this.rank.byteLength +
+      64
+    );
   }
 
   /** true when a comes before b in result order */
@@ -57,6 +65,7 @@ export class CollectionView {
       else this.order[k] = fresh[j--]!;
     }
     this.size = size;
+    for (let k = 0; k < size; k++) this.rank[this.order[k]!] = k;
   }
 
   /**
@@ -96,5 +105,6 @@ export class CollectionView {
     this.docId = docId;
     this.regdate = regdate;
     this.order = order;
+    this.rank = new Uint32Array(capacity); // refilled by append
   }
 }

@@ -1,4 +1,4 @@
-import { andNot, cardinality, hasBit, setBits, type Bitset } from './bitset';
+import { andNot, cardinality, hasBit, setBitsArray, type Bitset } from './bitset';
 import type { CollectionView } from './collection-view';
 
 /** A pending (not yet folded) document that matches the query. */
@@ -83,10 +83,11 @@ function withoutDates(e: Evaluation, wanted: number): FoldedPage {
 function first(view: CollectionView, set: Bitset, size: number, wanted: number): Ranked[] {
   if (size === 0) return [];
   if (size <= SORT_AT_MOST) {
-    return setBits(set)
-      .map((d) => ranked(view, d))
-      .sort(byResultOrder)
-      .slice(0, wanted);
+    const ranks = inResultOrder(view, setBitsArray(set, size));
+    const out: Ranked[] = [];
+    for (let i = 0; i < ranks.length && i < wanted; i++)
+      out.push(ranked(view, view.order[ranks[i]!]!));
+    return out;
   }
   const out: Ranked[] = [];
   const order = view.order;
@@ -97,6 +98,12 @@ function first(view: CollectionView, set: Bitset, size: number, wanted: number):
   return out;
 }
 
+/** The positions in result order of these document numbers, ascending (a numeric sort). */
+function inResultOrder(view: CollectionView, docnos: Uint32Array): Uint32Array {
+  for (let i = 0; i < docnos.length; i++) docnos[i] = view.rank[docnos[i]!]!;
+  return docnos.sort();
+}
+
 /** With date bounds: the count and the page come from the same walk over the dates' range. */
 function inDateRange(e: Evaluation, wanted: number): FoldedPage {
   const view = e.view;
@@ -105,15 +112,14 @@ function inDateRange(e: Evaluation, wanted: number): FoldedPage {
     (e.from === null || view.regdate[d]! >= e.from) && (e.to === null || view.regdate[d]! <= e.to);
   const size = cardinality(e.matches);
   if (size <= SORT_AT_MOST) {
-    const all = setBits(e.matches)
-      .filter(inRange)
-      .map((d) => ({ d, r: ranked(view, d) }))
-      .sort((a, b) => byResultOrder(a.r, b.r));
-    return {
-      count: all.length,
-      title: title ? all.filter((x) => hasBit(title, x.d)).map((x) => x.r) : [],
-      rest: all.filter((x) => !title || !hasBit(title, x.d)).map((x) => x.r),
-    };
+    const page: FoldedPage = { count: 0, title: [], rest: [] };
+    for (const p of inResultOrder(view, setBitsArray(e.matches, size))) {
+      const d = view.order[p]!;
+      if (!inRange(d)) continue;
+      page.count++;
+      (title && hasBit(title, d) ? page.title : page.rest).push(ranked(view, d));
+    }
+    return page;
   }
   const [lo, hi] = view.positions(e.from, e.to);
   const page: FoldedPage = { count: 0, title: [], rest: [] };
