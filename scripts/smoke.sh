@@ -39,12 +39,18 @@ for i in 1 2 3; do
 done
 found() { curl -fsS "$base/search/json?apikey=$key&q=smoke$run" | node -p "JSON.parse(require('fs').readFileSync(0)).numfound"; }
 [ "$(found)" = 3 ] || { echo "search right after the adds did not find 3 documents"; exit 1; }
+# (the body is read whole before grep looks at it: `curl | grep -q` under pipefail fails
+# whenever grep exits before curl has written everything)
+folded() {
+  local metrics
+  metrics=$(curl -fsS "http://127.0.0.1:$SEARCH_PORT/metrics") &&
+    grep -Eq '^search_fold_batch_documents_count\{[^}]*\} [1-9]' <<<"$metrics"
+}
 for _ in $(seq 1 40); do
-  curl -fsS "http://127.0.0.1:$SEARCH_PORT/metrics" | grep -Eq '^search_fold_batch_documents_count\{[^}]*\} [1-9]' && break
+  folded && break
   sleep 0.25
 done
-curl -fsS "http://127.0.0.1:$SEARCH_PORT/metrics" | grep -Eq '^search_fold_batch_documents_count\{[^}]*\} [1-9]' ||
-  { echo "the folder thread did not fold (no search_fold_batch_documents in /metrics)"; exit 1; }
+folded || { echo "the folder thread did not fold (no search_fold_batch_documents in /metrics)"; exit 1; }
 [ "$(found)" = 3 ] || { echo "search after the fold did not find 3 documents"; exit 1; }
 echo "search found the documents before and after the fold"
 
