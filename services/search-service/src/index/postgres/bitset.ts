@@ -73,14 +73,5 @@ export function setBitsArray(bits: Bitset, count: number): Uint32Array {
 
 /** every set bit, ascending */
 export function setBits(bits: Bitset): number[] {
-  const out: number[] = [];
-  for (let w = 0; w < bits.length; w++) {
-    let v = bits[w]!;
-    while (v !== 0) {
-      const low = v & -v;
-      out.push((w << 5) + (31 - Math.clz32(low)));
-      v ^= low;
-    }
-  }
-  return out;
+  return Array.from(setBitsArray(bits, cardinality(bits)));
 }
