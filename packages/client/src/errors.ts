@@ -1,0 +1,91 @@
+import {
+  FEED_ERRORS,
+  SEARCH_ERRORS,
+  type ContractError,
+  type FeedErrorRow,
+  type SearchOperation,
+} from './contracts.js';
+
+/** Every error the client throws for an answer of a service. */
+export class HubClientError extends Error {
+  constructor(
+    message: string,
+    /** the HTTP status of the answer */
+    readonly status: number,
+    /** the answer's body as received */
+    readonly body: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** An answer that matches no row of the contracts (a proxy's 502, a 404 of an unknown path, ...). */
+export class UnexpectedResponseError extends HubClientError {}
+
+export type FeedErrorCode = keyof typeof FEED_ERRORS;
+
+/** A feed-service error: one row of `FEED_ERRORS` (`status`, `text`) plus the server's detail. */
+export class FeedError extends HubClientError {
+  /** the key of the row in FEED_ERRORS (`authenticationFailed`, `linkConflict`, ...) */
+  readonly code: FeedErrorCode;
+  /** the contract's text of that row */
+  readonly text: string;
+  /** what the server added after `text: ` (the reason of a 401, the field of a 422) */
+  readonly detail: string | undefined;
+
+  constructor(code: FeedErrorCode, message: string, body: string) {
+    const row: FeedErrorRow = FEED_ERRORS[code];
+    super(message, row.status, body);
+    this.code = code;
+    this.text = row.text;
+    this.detail = message.startsWith(`${row.text}: `)
+      ? message.slice(row.text.length + 2)
+      : undefined;
+  }
+
+  /** True when this error is that row of the contracts (`e.is(FEED_ERRORS.forbidden)`). */
+  is(row: Pick<FeedErrorRow, 'status' | 'text'>): boolean {
+    return this.status === row.status && this.text === row.text;
+  }
+}
+
+/** 409: the link is taken by another item; `location` is that item's URL. */
+export class FeedLinkConflictError extends FeedError {
+  constructor(
+    message: string,
+    body: string,
+    readonly location: string | undefined,
+  ) {
+    super('linkConflict', message, body);
+  }
+}
+
+export type SearchErrorCode = {
+  [O in keyof typeof SEARCH_ERRORS]: keyof (typeof SEARCH_ERRORS)[O];
+}[keyof typeof SEARCH_ERRORS];
+
+/** A search-service error: one row of `SEARCH_ERRORS` (the body is exactly the row's text). */
+export class SearchError extends HubClientError {
+  /** the contract row itself: operation, status, text, condition */
+  readonly contract: ContractError;
+  /** the key of the row in its table (`apikeyInvalid`, `alreadyExists`, ...) */
+  readonly code: SearchErrorCode;
+  readonly text: string;
+  /** the table the row is from: `common` or the operation's own */
+  readonly operation: SearchOperation;
+
+  constructor(code: SearchErrorCode, contract: ContractError, body: string) {
+    super(contract.text, contract.status, body);
+    this.contract = contract;
+    this.code = code;
+    this.text = contract.text;
+    this.operation = contract.operation;
+  }
+
+  /** True when this error is that row (`e.is(SEARCH_ERRORS.add.alreadyExists)`); rows of
+   * different tables with the same status and text (add and update repeat rows) are the same error. */
+  is(row: Pick<ContractError, 'status' | 'text'>): boolean {
+    return this.status === row.status && this.text === row.text;
+  }
+}

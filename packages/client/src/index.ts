@@ -1,0 +1,57 @@
+export { FeedClient, type FeedClientOptions } from './feed/feed-client.js';
+export type {
+  FeedBody,
+  FeedDocument,
+  FeedEnclosure,
+  FeedItem,
+  FeedItemInput,
+  FeedNotModified,
+  FeedRead,
+  FeedReadOptions,
+  PublishedItem,
+  PublishResult,
+} from './feed/feed-types.js';
+export { SearchClient, type SearchClientOptions } from './search/search-client.js';
+export type {
+  AddOptions,
+  DeleteOptions,
+  ScoreValue,
+  SearchDoc,
+  SearchOptions,
+  SearchResult,
+  SearchResultDoc,
+  SearchStatus,
+  UpdateFieldOptions,
+  UpdateOptions,
+} from './search/search-types.js';
+export {
+  FeedError,
+  FeedLinkConflictError,
+  HubClientError,
+  SearchError,
+  UnexpectedResponseError,
+  type FeedErrorCode,
+  type SearchErrorCode,
+} from './errors.js';
+export {
+  parseJsonExact,
+  isIntegerText,
+  exactNumber,
+  type JsonPath,
+  type NumberReviver,
+} from './json/exact-json.js';
+export { stringifyJson } from './json/stringify-json.js';
+export type { FetchLike, FetchInit, FetchResponse, TokenSource } from './http.js';
+export {
+  FEED_CATEGORIES,
+  FEED_CATEGORY_CODES,
+  FEED_ERRORS,
+  SEARCH_ERRORS,
+  feedMediaType,
+  type ContractError,
+  type FeedCategoryCode,
+  type FeedErrorRow,
+  type FeedFormat,
+  type SearchOperation,
+} from './contracts.js';
+export { createHubClient, type HubClient, type HubClientOptions } from './hub-client.js';
