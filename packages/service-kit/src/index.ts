@@ -5,3 +5,4 @@ export * from './db';
 export * from './metrics';
 export * from './http';
 export * from './serve';
+export * from './docs-router';

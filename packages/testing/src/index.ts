@@ -61,3 +61,5 @@ export async function createTestDatabase(opts: {
   };
 }
 export * from './openapi';
+export * from './chromium';
+export * from './docs-page';

@@ -5,6 +5,7 @@ import type pg from 'pg';
 import {
   createLogger,
   createMetrics,
+  docsRouter,
   operationsRouter,
   requestContext,
   type Logger,
@@ -50,8 +51,9 @@ export type SearchApp = express.Express & { services: AppServices };
 
 /**
  * Builds the search-service Express app; no listening, no process concerns (see main.ts).
- * Order: request context → operations (/healthz, /readyz, /metrics) → admin API (/admin) →
- * the operations of the spec under the paths of {base_url} and {search_url} → 404 → errors.
+ * Order: request context → operations (/healthz, /readyz, /metrics) → / and /docs (docsRouter)
+ * → admin API (/admin) → the operations of the spec under the paths of {base_url} and
+ * {search_url} → 404 → errors.
  */
 export function createApp(deps: SearchDeps): SearchApp {
   const { config, pool, index } = deps;
@@ -89,6 +91,7 @@ export function createApp(deps: SearchDeps): SearchApp {
       openapi: OPENAPI,
     }),
   );
+  app.use(docsRouter({ title: 'search-service' }));
   app.use(
     '/admin',
     adminRouter({

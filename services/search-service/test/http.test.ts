@@ -30,7 +30,8 @@ afterAll(async () => {
 
 test('When a path is not an operation of the service, the answer is 404 not found (text/plain)', async () => {
   for (const path of [
-    '/',
+    '/index.html',
+    '/docs/assets/index.html',
     '/v2',
     `/v2/${c.cid}`,
     `/v2/${c.cid}/search`,
