@@ -6,6 +6,7 @@ import type pg from 'pg';
 import {
   createLogger,
   createMetrics,
+  docsRouter,
   operationsRouter,
   requestContext,
   type Logger,
@@ -24,6 +25,8 @@ import { FeedResponder } from './http/feed-response';
 import { Negotiator } from './http/negotiation';
 import { feedRoutes } from './http/routes';
 import { ItemsRepository } from './store/items';
+import { HubPinger } from './websub/hub-pinger';
+import { DEFAULT_PING_POLICY, type PingPolicy } from './websub/ping-policy';
 
 export interface FeedDeps {
   config: FeedConfig;
@@ -36,6 +39,8 @@ export interface FeedDeps {
   fastPath?: boolean;
   /** cache rendered feeds, kept valid by LISTEN/NOTIFY on a dedicated connection (default true) */
   cache?: boolean;
+  /** how WebSub pings are retried (tests shorten it; default DEFAULT_PING_POLICY) */
+  websub?: Partial<PingPolicy>;
 }
 
 /** A request listener (what http.createServer and supertest take) with its parts and a close(). */
@@ -47,7 +52,9 @@ export type FeedApp = ((req: IncomingMessage, res: ServerResponse) => void) & {
   listener?: InvalidationListener;
   /** resolves once the rendered-feed cache is live (immediately when caching is off) */
   ready: Promise<void>;
-  /** stops the invalidation listener and timers (the pool belongs to the caller) */
+  /** pings the WebSub hubs after each write (does nothing without FEED_WEBSUB_HUBS) */
+  websub: HubPinger;
+  /** stops the invalidation listener, timers and WebSub pings (the pool belongs to the caller) */
   close(): Promise<void>;
 };
 
@@ -59,7 +66,19 @@ export function createApp(deps: FeedDeps): FeedApp {
   const clock = deps.clock ?? Date.now;
 
   const cache = new FeedCache(clock);
-  const domain: FeedContext = { config, items: new ItemsRepository(pool), cache, clock };
+  const websub = new HubPinger(
+    config.websubHubs,
+    { ...DEFAULT_PING_POLICY, ...deps.websub },
+    logger,
+    metrics,
+  );
+  const domain: FeedContext = {
+    config,
+    items: new ItemsRepository(pool),
+    cache,
+    hubs: websub,
+    clock,
+  };
   const negotiator = new Negotiator(config.vendor);
   const h: HttpContext = {
     domain,
@@ -85,6 +104,7 @@ export function createApp(deps: FeedDeps): FeedApp {
       res.end(openapi);
     });
   }
+  app.use(docsRouter({ title: 'feed-service' }));
   app.use(feedRoutes(h));
   app.use(notFoundHandler);
   app.use(errorHandler(logger, negotiator));
@@ -105,9 +125,10 @@ export function createApp(deps: FeedDeps): FeedApp {
     fastPathStats: stats,
     listener,
     ready,
+    websub,
     async close() {
       stats.stop();
-      await listener?.close();
+      await Promise.all([listener?.close(), websub.close()]);
     },
   });
 }

@@ -50,6 +50,8 @@ export interface FeedConfig {
   /** item author when an item names none: `<EMAIL> (<PROVIDER_NAME>)` */
   defaultAuthor: string;
   cacheMaxAge: number;
+  /** WebSub hubs every feed advertises and every write pings (FEED_WEBSUB_HUBS; empty: none) */
+  websubHubs: string[];
 }
 
 const EMAIL = /^[^\s@()<>]+@[^\s@()<>]+$/;
@@ -94,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): FeedConfig {
   if (/[()\r\n]/.test(provider))
     r.problem('FEED_PROVIDER_NAME must not contain parentheses or line breaks');
   const cacheMaxAge = r.int('FEED_CACHE_MAX_AGE', { default: 60, min: 0, max: 86_400 });
+  const websubHubs = readHubs(r);
   r.done('feed-service');
   return {
     port,
@@ -105,7 +108,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): FeedConfig {
     channel,
     defaultAuthor: `${email} (${provider})`,
     cacheMaxAge,
+    websubHubs,
   };
+}
+
+/** FEED_WEBSUB_HUBS: comma-separated absolute http(s) URLs without credentials, kept as written. */
+function readHubs(r: ConfigReader): string[] {
+  const hubs: string[] = [];
+  const listed = r.optionalString('FEED_WEBSUB_HUBS') ?? '';
+  for (const hub of listed.split(',').map((h) => h.trim())) {
+    if (hub === '' || hubs.includes(hub)) continue;
+    let url: URL | undefined;
+    try {
+      url = new URL(hub);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
+      r.problem(`FEED_WEBSUB_HUBS: "${hub}" must be an absolute http or https URL`);
+    } else if (url.username || url.password) {
+      r.problem(`FEED_WEBSUB_HUBS: "${url.host}" must not carry a user name or password`);
+    } else {
+      hubs.push(hub);
+    }
+  }
+  return hubs;
 }
 
 /** Reads a PEM from the environment; `\n` escapes (one-line env files) become line breaks. */

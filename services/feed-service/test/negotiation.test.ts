@@ -120,7 +120,8 @@ describe('paths and methods', () => {
       '/hub/categories/it',
       '/hub/categories/it/contents/x',
       '/HUB/CONTENTS',
-      '/',
+      '/index.html',
+      '/docs/assets/index.html',
     ]) {
       const res = await getFeed(app, path);
       expect([path, res.status]).toEqual([path, 404]);

@@ -1,5 +1,6 @@
 import { touchedFeeds } from '../store/items';
 import type { FeedContext } from './context';
+import { feedsChanged } from './feeds-changed';
 import { parseItemInput } from './item-input';
 import { linkTaken, toPublishedItem, type PublishedItem } from './published-item';
 import { sameItem } from './same-item';
@@ -20,7 +21,7 @@ export async function publishItem(ctx: FeedContext, body: unknown): Promise<Publ
   const input = parseItemInput(body, new Date(ctx.clock()));
   const outcome = await ctx.items.insert(input.fields);
   if (outcome.created) {
-    ctx.cache.invalidate(touchedFeeds([outcome.stored.category]));
+    feedsChanged(ctx, touchedFeeds([outcome.stored.category]));
     return { status: 201, item: toPublishedItem(ctx, outcome.stored) };
   }
   if (!sameItem(outcome.stored, input)) throw linkTaken(ctx, outcome.stored);

@@ -3,11 +3,17 @@ import { FEED_MAX_ITEMS, type FeedFormat } from '@hub/contracts';
 import type { FeedRepresentation } from '../cache/feed-cache';
 import { renderFeed, toItemView } from '../render';
 import type { FeedKey, FeedSnapshot } from '../store/items';
+import type { FeedConfig } from '../config';
 import type { FeedContext } from './context';
 
 /** Path of a feed, as in atom:link rel="self". */
 export function feedPath(feed: FeedKey): string {
   return feed === 'all' ? '/hub/contents' : `/hub/categories/${feed}/contents`;
+}
+
+/** Absolute URL of a feed: atom:link rel="self", and the topic WebSub hubs are told about. */
+export function feedUrl(config: FeedConfig, feed: FeedKey): string {
+  return `${config.baseUrl}${feedPath(feed)}`;
 }
 
 /**
@@ -44,7 +50,8 @@ function represent(
     format,
     config.channel,
     items,
-    `${config.baseUrl}${feedPath(feed)}`,
+    feedUrl(config, feed),
+    config.websubHubs,
   );
   const hash = createHash('sha256').update(head).update(tail).digest('base64url').slice(0, 27);
   const representation: FeedRepresentation = {

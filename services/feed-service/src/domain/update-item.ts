@@ -2,6 +2,7 @@ import { FEED_ERRORS } from '@hub/contracts';
 import { ServiceError } from '@hub/service-kit';
 import { touchedFeeds } from '../store/items';
 import type { FeedContext } from './context';
+import { feedsChanged } from './feeds-changed';
 import { parseItemId, parseItemInput } from './item-input';
 import { linkTaken, toPublishedItem, type PublishedItem } from './published-item';
 
@@ -21,6 +22,6 @@ export async function updateItem(
   const outcome = await ctx.items.replace(id, fields);
   if (outcome.kind === 'missing') throw new ServiceError(FEED_ERRORS.notFound);
   if (outcome.kind === 'link-taken') throw linkTaken(ctx, outcome.holder);
-  ctx.cache.invalidate(touchedFeeds([outcome.oldCategory, outcome.stored.category]));
+  feedsChanged(ctx, touchedFeeds([outcome.oldCategory, outcome.stored.category]));
   return toPublishedItem(ctx, outcome.stored);
 }

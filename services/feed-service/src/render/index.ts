@@ -26,10 +26,13 @@ export function renderFeed(
   channel: Omit<ChannelView, 'lastBuildDate'>,
   items: readonly ItemView[],
   selfUrl: string,
+  hubs: readonly string[] = [],
 ): FeedTemplate {
   const withHole = { ...channel, lastBuildDate: HOLE };
   const text =
-    format === 'json' ? renderJson(withHole, items) : renderRss(withHole, items, selfUrl);
+    format === 'json'
+      ? renderJson(withHole, items, hubs)
+      : renderRss(withHole, items, selfUrl, hubs);
   const at = text.indexOf(HOLE);
   if (at < 0) throw new Error('rendered feed lacks its lastBuildDate');
   return {

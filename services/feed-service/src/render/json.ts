@@ -1,7 +1,15 @@
 import type { ChannelView, ItemView } from './view';
 
-/** `{"channel": {..., "item": [...]}}`: same names as RSS, enclosure nested, UTF-8 as is. */
-export function renderJson(channel: ChannelView, items: readonly ItemView[]): string {
+/**
+ * `{"channel": {..., "item": [...]}}`: same names as RSS, enclosure nested, UTF-8 as is.
+ * With WebSub hubs configured the channel also lists them in `hub` (what RSS says with
+ * atom:link rel="hub"); without, the member is absent.
+ */
+export function renderJson(
+  channel: ChannelView,
+  items: readonly ItemView[],
+  hubs: readonly string[] = [],
+): string {
   return JSON.stringify({
     channel: {
       title: channel.title,
@@ -10,6 +18,7 @@ export function renderJson(channel: ChannelView, items: readonly ItemView[]): st
       language: channel.language,
       copyright: channel.copyright,
       lastBuildDate: channel.lastBuildDate,
+      ...(hubs.length ? { hub: hubs } : {}),
       item: items,
     },
   });

@@ -27,17 +27,19 @@ const ITEM_ELEMENTS = [
 
 /**
  * RSS 2.0: `<rss>` with the dc and atom prefixes declared once, the channel elements,
- * atom:link rel="self", then the items. Every value goes through xml-markup.ts (the one
+ * atom:link rel="self", an atom:link rel="hub" per WebSub hub, then the items. Every value goes through xml-markup.ts (the one
  * place text becomes XML), so any value comes back byte-exact after XML parsing.
  */
 export function renderRss(
   channel: ChannelView,
   items: readonly ItemView[],
   selfUrl: string,
+  hubs: readonly string[] = [],
 ): string {
   let content = '';
   for (const name of CHANNEL_ELEMENTS) content += textElement(name, channel[name]);
   content += element('atom:link', { href: selfUrl, rel: 'self', type: 'application/rss+xml' });
+  for (const hub of hubs) content += element('atom:link', { href: hub, rel: 'hub' });
   for (const item of items) content += itemXml(item);
   return (
     XML_DECLARATION +
