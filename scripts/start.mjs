@@ -255,8 +255,8 @@ async function main() {
   }
   const c = creds.collection ?? { collection_id: '(none)', apikey: '(none)' };
   process.stdout.write(`
-  feed-service    ${feedUrl}
-  search-service  ${searchUrl}
+  feed-service    ${feedUrl}      (API docs: ${feedUrl}/docs)
+  search-service  ${searchUrl}      (API docs: ${searchUrl}/docs)
 
   Dev credentials (kept in .data/dev-credentials.json):
     feed token (hub:read hub:write, 30 days):
