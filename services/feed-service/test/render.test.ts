@@ -75,10 +75,12 @@ test('When text holds no entity-like sequence or CR, the RSS is byte for byte th
   expect(renderRss(channel, items, 'https://feed.example.com/hub/contents')).toBe(reference());
 });
 
-test('When text looks like a reference or holds CR, it is escaped as text, never passed through as markup', () => {
+test('When text looks like a reference or holds CR, NEL or LINE SEPARATOR, it is escaped as text, never passed through as markup', () => {
   expect(escapeText('Tom &amp; Jerry &#38; &lt;b&gt; &quot;')).toBe(
     'Tom &amp;amp; Jerry &amp;#38; &amp;lt;b&amp;gt; &amp;quot;',
   );
+  expect(escapeText('a\u0085b\u2028c')).toBe('a&#133;b&#8232;c');
+  expect(escapeAttribute('a\u0085b\u2028c')).toBe('a&#133;b&#8232;c');
   expect(escapeText('a\r\nb\rc\td "q" \'s\' ]]> <x>')).toBe(
     'a&#13;\nb&#13;c\td "q" \'s\' ]]&gt; &lt;x&gt;',
   );

@@ -39,6 +39,8 @@ const TRICKY = [
   '\r',
   '\r\n',
   '\n\r',
+  '\u0085', // NEL: XML 1.1 end-of-line handling (and xmldom) turns a literal one into LF
+  '\u2028',
   ' ',
   '  ',
   '한글',

@@ -8,17 +8,19 @@ import { xmlSafe } from './xml-chars';
  * - `&` always becomes `&amp;`, even when it already looks like a reference (`&amp;`,
  *   `&#38;`, `&lt;` in a post about HTML are text, not markup);
  * - `<` and `>` become `&lt;`/`&gt;` (so `]]>` never appears as is);
- * - CR becomes `&#13;`: parsers turn a literal CR and CRLF into LF (XML 1.0 §2.11);
+ * - CR becomes `&#13;`: parsers turn a literal CR and CRLF into LF (XML 1.0 §2.11); NEL
+ *   (U+0085) and LINE SEPARATOR (U+2028) become `&#133;`/`&#8232;`, because XML 1.1
+ *   parsers (and some 1.0 ones, e.g. xmldom) turn those into LF too (XML 1.1 §2.11);
  * - in attribute values also `"` (`&quot;`), and tab, LF as `&#9;`/`&#10;`: parsers turn
  *   literal whitespace in attributes into spaces (§3.3.3).
  *
  * Characters XML 1.0 cannot carry follow the policy of `xmlSafe` (U+FFFD). Never CDATA:
  * a CDATA section cannot hold `]]>` nor a CR that survives parsing.
  */
-const TEXT_SPECIAL = /[&<>\r]/;
-const TEXT_SPECIALS = /[&<>\r]/g;
-const ATTRIBUTE_SPECIAL = /[&<>"\t\n\r]/;
-const ATTRIBUTE_SPECIALS = /[&<>"\t\n\r]/g;
+const TEXT_SPECIAL = /[&<>\r\u0085\u2028]/;
+const TEXT_SPECIALS = /[&<>\r\u0085\u2028]/g;
+const ATTRIBUTE_SPECIAL = /[&<>"\t\n\r\u0085\u2028]/;
+const ATTRIBUTE_SPECIALS = /[&<>"\t\n\r\u0085\u2028]/g;
 const REFERENCES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -27,6 +29,8 @@ const REFERENCES: Record<string, string> = {
   '\t': '&#9;',
   '\n': '&#10;',
   '\r': '&#13;',
+  '\u0085': '&#133;',
+  '\u2028': '&#8232;',
 };
 const reference = (ch: string) => REFERENCES[ch]!;
 
