@@ -12,8 +12,8 @@ import {
 } from './helpers/harness';
 
 /**
- * The API call limit across instances: counted in memory, flushed in batches to one counter
- * row per collection and window, checked exactly near the limit.
+ * The API call limit across instances: admitted from blocks reserved in one counter row per
+ * collection and window, used calls settled in batches, one call at a time near the limit.
  */
 
 let db: TestDatabase;
@@ -53,7 +53,7 @@ function countingPool(pool: pg.Pool): { pool: pg.Pool; count: () => number } {
   return { pool: wrapped, count: () => n };
 }
 
-test('When two instances share a collection, together they admit the limit (overshoot only from unflushed calls)', async () => {
+test('When two instances share a collection, together they admit exactly the limit (no overshoot)', async () => {
   const a: SearchApp = makeApp(db, { env: MANUAL });
   const b: SearchApp = makeApp(db, { env: MANUAL });
   const c = await newCollection(a, { max_api_calls: 10 });
@@ -64,19 +64,18 @@ test('When two instances share a collection, together they admit the limit (over
   await a.services.callLimiter.flush();
   expect(await shared(c)).toBe(6);
 
-  // B learns the shared count on its first call and stops exactly at the limit
+  // B reserves from the shared row and stops exactly at the limit
   let admittedOnB = 0;
   for (let i = 0; i < 10; i++) if ((await onB.search({ q: 'x' })).status === 200) admittedOnB++;
   expect(admittedOnB).toBe(4);
   expect(await shared(c)).toBe(10);
   expect((await onB.search({ q: 'x' })).text).toBe(LIMIT);
 
-  // A has not heard of B's calls yet: it admits what it counts locally until its next flush
-  const early = await onA.search({ q: 'x' });
-  expect(early.status).toBe(200);
+  // A holds no reserved call: it cannot admit past the limit, flushed or not
+  expect((await onA.search({ q: 'x' })).text).toBe(LIMIT);
   await a.services.callLimiter.flush();
   expect((await onA.search({ q: 'x' })).text).toBe(LIMIT);
-  expect(await shared(c)).toBe(11); // the documented overshoot: one unflushed call on A
+  expect(await shared(c)).toBe(10);
   await a.services.close();
   await b.services.close();
 });

@@ -1,62 +1,76 @@
 import type pg from 'pg';
 import type { Logger } from '@hub/service-kit';
+import { reserveCalls, settleCalls } from './call-blocks';
 
 export interface CallLimiterOptions {
   pool: pg.Pool;
   /** length of a window; windows are fixed and aligned to the UNIX epoch */
   windowSeconds: number;
-  /** how long locally counted calls may wait before they are added to the shared counter */
+  /** how often used calls are settled in the shared row (and idle blocks given back) */
   flushMs: number;
-  /** within this many calls of the limit, every call is counted in the database at once */
+  /** within this many calls of the limit, blocks are of one call (each call goes to the database) */
   exactMargin: number;
+  /** the largest block of calls an instance reserves at once (default DEFAULT_CALL_BLOCK) */
+  blockSize?: number;
   logger?: Logger;
   now?: () => number;
 }
 
+/** The largest block an instance reserves: ~a quarter of a second of calls at 1,000 calls/s. */
+export const DEFAULT_CALL_BLOCK = 256;
+
 interface Counter {
   windowStart: number;
-  /** the shared count for this window as of this instance's last database round trip */
-  known: number;
-  /** calls admitted here and not yet added to the shared count */
-  pending: number;
-  /** calls on their way to the shared count (taken out of pending, round trip not answered) */
-  sending: number;
-  /** the first round trip of this window, which every other call of the window waits for */
-  loading: Promise<boolean> | null;
-  /** the counter's round trips run one after the other (an exact check must see every flush) */
+  /** calls reserved for this instance in the shared row and not used yet */
+  block: number;
+  /** calls admitted from blocks and not yet settled in the shared row */
+  used: number;
+  /** the calls of the window settled in the shared row, as of the last round trip */
+  calls: number;
+  /** no block was left for this instance: refuse from memory until then (ms) */
+  retryAt: number;
+  /** calls were admitted since the last flush (an idle counter gives its block back) */
+  active: boolean;
+  /** the reservation under way, which every call that finds no block waits for */
+  reserving: Promise<void> | null;
+  /** the counter's round trips run one after the other */
   queue: Promise<void>;
 }
 
-const ADD_CALLS = `INSERT INTO api_calls AS a (collection_id, window_start, calls) VALUES ($1, $2, $3)
-  ON CONFLICT (collection_id, window_start) DO UPDATE SET calls = a.calls + EXCLUDED.calls
-  RETURNING calls`;
-const TAKE_ONE = 'SELECT total, taken FROM take_api_call($1, $2, $3, $4)';
+interface Leftover {
+  collectionId: string;
+  windowStart: number;
+  used: number;
+  returned: number;
+}
 
 /**
  * The API call limit of every collection, shared by all instances through one counter row per
  * collection and window (api_calls), without a database round trip per request:
- *  - Far from the limit a call is admitted and counted in memory; counts are added to the
- *    shared row at most `flushMs` later (one round trip per collection per flush).
- *  - The first call of a collection in a window on this instance, and every call within
- *    `exactMargin` of the limit, goes to the database at once (atomic check-and-count).
- *  - Once the shared count has reached the limit, calls are refused from memory until the
- *    window ends (a count never goes down within a window). A refused call is not counted.
- * Overshoot: another instance that has not flushed yet can still admit calls it received in
- * its current flush interval; so with N instances the window can exceed the limit by at most
- * the calls the other N-1 instances receive in one flush interval.
+ *  - A call is admitted only from a block of calls this instance reserved in the row; the
+ *    reservation is atomic and never lets calls + reserved pass the maximum, so all instances
+ *    together never admit more than the maximum (overshoot 0, for any number of instances).
+ *  - A block is at most `blockSize`, at most 1/8 of what is left above `exactMargin`, and one
+ *    call within `exactMargin` of the limit. Reserving also settles what was used before.
+ *  - Every `flushMs`, used calls are settled; a block not touched for a whole interval is given
+ *    back (close() gives everything back), so another instance can use it.
+ *  - With no block left for it, an instance refuses from memory: until the window ends once the
+ *    settled count has reached the maximum, else for `flushMs` (other instances still hold
+ *    reserved calls). A refused call is never counted.
  */
 export class CallLimiter {
   private readonly counters = new Map<string, Counter>();
-  /** pending counts of windows that have ended, still to be written */
-  private readonly leftovers: Array<{ collectionId: string; windowStart: number; calls: number }> =
-    [];
+  /** what counters of windows that have ended still have to settle */
+  private readonly leftovers: Leftover[] = [];
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   private lastCleanup = 0;
   private readonly now: () => number;
+  private readonly blockSize: number;
 
   constructor(private readonly opts: CallLimiterOptions) {
     this.now = opts.now ?? Date.now;
+    this.blockSize = Math.max(1, opts.blockSize ?? DEFAULT_CALL_BLOCK);
   }
 
   private windowStart(): number {
@@ -64,51 +78,53 @@ export class CallLimiter {
     return seconds - (seconds % this.opts.windowSeconds);
   }
 
+  private counter(collectionId: string): Counter {
+    const windowStart = this.windowStart();
+    const c = this.counters.get(collectionId);
+    if (c && c.windowStart === windowStart) return c;
+    if (c && (c.used > 0 || c.block > 0)) {
+      this.leftovers.push({
+        collectionId,
+        windowStart: c.windowStart,
+        used: c.used,
+        returned: c.block,
+      });
+      this.scheduleFlush();
+    }
+    const fresh: Counter = {
+      windowStart,
+      block: 0,
+      used: 0,
+      calls: 0,
+      retryAt: 0,
+      active: false,
+      reserving: null,
+      queue: Promise.resolve(),
+    };
+    this.counters.set(collectionId, fresh);
+    return fresh;
+  }
+
   /** Admits (and counts) one call, or refuses it. Throws when the database is needed and fails. */
   async admit(collectionId: string, maxCalls: number): Promise<boolean> {
-    const windowStart = this.windowStart();
-    let c = this.counters.get(collectionId);
-    if (c && c.windowStart !== windowStart) {
-      if (c.pending > 0) {
-        this.leftovers.push({ collectionId, windowStart: c.windowStart, calls: c.pending });
+    for (;;) {
+      const c = this.counter(collectionId);
+      if (c.block > 0) {
+        c.block--;
+        c.used++;
+        c.active = true;
+        this.scheduleFlush();
+        return true;
       }
-      c = undefined;
+      if (c.calls >= maxCalls || this.now() < c.retryAt) return false;
+      if (!c.reserving) {
+        const reserving = this.reserve(collectionId, c, maxCalls).finally(() => {
+          c.reserving = null;
+        });
+        c.reserving = reserving;
+      }
+      await c.reserving;
     }
-    if (!c) {
-      // first call of this window here: learn the shared count (and count this call) at once
-      const counter: Counter = {
-        windowStart,
-        known: 0,
-        pending: 0,
-        sending: 0,
-        loading: null,
-        queue: Promise.resolve(),
-      };
-      this.counters.set(collectionId, counter);
-      counter.loading = this.admitExactly(collectionId, counter, maxCalls).then(
-        (taken) => {
-          counter.loading = null;
-          return taken;
-        },
-        (e: unknown) => {
-          // not learnt: the next call tries again
-          if (this.counters.get(collectionId) === counter) this.counters.delete(collectionId);
-          throw e;
-        },
-      );
-      return counter.loading;
-    }
-    if (c.loading) {
-      await c.loading.catch(() => undefined);
-      return this.admit(collectionId, maxCalls);
-    }
-    if (c.known >= maxCalls) return false;
-    if (c.known + c.pending + c.sending + this.opts.exactMargin < maxCalls) {
-      c.pending++;
-      this.scheduleFlush();
-      return true;
-    }
-    return this.admitExactly(collectionId, c, maxCalls);
   }
 
   /** Runs the counter's round trips one at a time, in order. */
@@ -121,52 +137,51 @@ export class CallLimiter {
     return run;
   }
 
-  /**
-   * Near the limit: add what is pending and take one call if the count allows it (one round
-   * trip, after the counter's earlier round trips, so that it sees every call admitted here).
-   */
-  private admitExactly(collectionId: string, c: Counter, maxCalls: number): Promise<boolean> {
-    c.sending += 1; // this call, until answered: the fast path must not admit past it
+  /** Settles what was used and reserves a new block (one round trip). */
+  private reserve(collectionId: string, c: Counter, maxCalls: number): Promise<void> {
     return this.exclusive(c, async () => {
-      const pending = c.pending;
-      c.pending = 0;
-      c.sending += pending;
+      const used = c.used;
+      c.used = 0;
       try {
-        const { rows } = await this.opts.pool.query<{ total: string; taken: boolean }>({
-          name: 'api-calls-take-one',
-          text: TAKE_ONE,
-          values: [collectionId, c.windowStart, pending, maxCalls],
+        const r = await reserveCalls(this.opts.pool, {
+          collectionId,
+          windowStart: c.windowStart,
+          used,
+          maxCalls,
+          block: this.blockSize,
+          margin: this.opts.exactMargin,
         });
-        c.known = Math.max(c.known, Number(rows[0]!.total));
-        return rows[0]!.taken;
+        c.calls = Math.max(c.calls, r.calls);
+        c.block += r.granted;
+        if (r.granted === 0) c.retryAt = this.now() + this.opts.flushMs;
+        else this.scheduleFlush();
       } catch (e) {
-        c.pending += pending;
+        c.used += used;
         throw e;
-      } finally {
-        c.sending -= pending + 1;
       }
     });
   }
 
-  /** Adds what is pending for one counter to the shared row. */
-  private flushCounter(collectionId: string, c: Counter): Promise<void> {
+  /** Settles what one counter used; gives its block back when asked. */
+  private settle(collectionId: string, c: Counter, giveBack: boolean): Promise<void> {
     return this.exclusive(c, async () => {
-      const pending = c.pending;
-      if (pending === 0) return;
-      c.pending = 0;
-      c.sending += pending;
+      const used = c.used;
+      const returned = giveBack ? c.block : 0;
+      if (used === 0 && returned === 0) return;
+      c.used = 0;
+      c.block -= returned;
       try {
-        const { rows } = await this.opts.pool.query<{ calls: string }>({
-          name: 'api-calls-add',
-          text: ADD_CALLS,
-          values: [collectionId, c.windowStart, pending],
+        const calls = await settleCalls(this.opts.pool, {
+          collectionId,
+          windowStart: c.windowStart,
+          used,
+          returned,
         });
-        c.known = Math.max(c.known, Number(rows[0]!.calls));
+        c.calls = Math.max(c.calls, calls);
       } catch (e) {
-        c.pending += pending;
+        c.used += used;
+        c.block += returned;
         throw e;
-      } finally {
-        c.sending -= pending;
       }
     });
   }
@@ -180,35 +195,39 @@ export class CallLimiter {
     this.timer.unref();
   }
 
-  /** Adds every locally counted call to the shared counters (also used by tests and close). */
-  async flush(): Promise<void> {
+  /**
+   * Settles every used call in the shared counters and gives back the blocks of counters that
+   * admitted nothing since the previous flush (also used by tests).
+   */
+  flush(): Promise<void> {
+    return this.run(false);
+  }
+
+  private async run(giveBackAll: boolean): Promise<void> {
     while (this.flushing) await this.flushing;
-    this.flushing = this.flushOnce().finally(() => {
+    this.flushing = this.flushOnce(giveBackAll).finally(() => {
       this.flushing = null;
     });
     return this.flushing;
   }
 
-  private async flushOnce(): Promise<void> {
+  private async flushOnce(giveBackAll: boolean): Promise<void> {
     const work: Array<Promise<void>> = [];
     for (const [collectionId, c] of this.counters) {
-      if (c.pending > 0) work.push(this.flushCounter(collectionId, c));
+      const giveBack = giveBackAll || !c.active;
+      c.active = false;
+      if (c.used > 0 || (giveBack && c.block > 0))
+        work.push(this.settle(collectionId, c, giveBack));
     }
     for (const left of this.leftovers.splice(0)) {
       work.push(
-        this.opts.pool
-          .query({
-            name: 'api-calls-add',
-            text: ADD_CALLS,
-            values: [left.collectionId, left.windowStart, left.calls],
-          })
-          .then(
-            () => undefined,
-            (e: unknown) => {
-              this.leftovers.push(left);
-              throw e;
-            },
-          ),
+        settleCalls(this.opts.pool, left).then(
+          () => undefined,
+          (e: unknown) => {
+            this.leftovers.push(left);
+            throw e;
+          },
+        ),
       );
     }
     const results = await Promise.allSettled(work);
@@ -216,9 +235,12 @@ export class CallLimiter {
     if (failed.length) {
       this.opts.logger?.warn(
         { err: (failed[0] as PromiseRejectedResult).reason },
-        'api call counts not flushed; retrying',
+        'api call counts not settled; retrying',
       );
-      this.scheduleFlush();
+    }
+    // an unused block is given back once its counter has been idle for a whole interval
+    if (failed.length || [...this.counters.values()].some((c) => c.block > 0 || c.used > 0)) {
+      if (!giveBackAll) this.scheduleFlush();
     }
     await this.cleanup();
   }
@@ -229,7 +251,7 @@ export class CallLimiter {
     if (this.lastCleanup === windowStart) return;
     this.lastCleanup = windowStart;
     for (const [id, c] of this.counters) {
-      if (c.windowStart !== windowStart && c.pending === 0) this.counters.delete(id);
+      if (c.windowStart !== windowStart && c.used === 0 && c.block === 0) this.counters.delete(id);
     }
     await this.opts.pool
       .query('DELETE FROM api_calls WHERE window_start < $1', [
@@ -243,10 +265,10 @@ export class CallLimiter {
     this.counters.delete(collectionId);
   }
 
-  /** Stops the timer and writes what is pending. */
+  /** Stops the timer, settles what is used and gives every unused block back. */
   async close(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    await this.flush().catch(() => undefined);
+    await this.run(true).catch(() => undefined);
   }
 }
