@@ -89,14 +89,17 @@ export async function waitFor(
   }
 }
 
-/** Ends the Postgres session of whoever sits idle in a transaction (a relay waiting for its task). */
-export async function killIdleInTransaction(
-  pool: pg.Pool,
-  sparedApplication = '-',
-): Promise<number> {
+/**
+ * Terminates the sessions of this database that are doing something (running a statement or
+ * inside a transaction), except this one and those of `sparedApplication`: the relays, now
+ * that they hold no transaction while they wait on the index, are killed mid-claim or
+ * mid-record.
+ */
+export async function killBusySessions(pool: pg.Pool, sparedApplication = '-'): Promise<number> {
   const r = await pool.query(
     `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-      WHERE datname = current_database() AND state LIKE 'idle in transaction%' AND pid <> pg_backend_pid()
+      WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+        AND (state = 'active' OR state LIKE 'idle in transaction%')
         AND application_name <> $1`,
     [sparedApplication],
   );

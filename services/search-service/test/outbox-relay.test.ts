@@ -4,15 +4,7 @@ import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meil
 import { meiliDocumentId } from '../src/index/meilisearch/mapping';
 import { createOutboxRelay } from '../src/outbox/relay';
 import { startMeiliStub, type MeiliStub } from './meili-stub';
-import {
-  killIdleInTransaction,
-  remove,
-  silentLogger,
-  testDatabase,
-  upsert,
-  waitFor,
-  withTx,
-} from './outbox-fixtures';
+import { remove, silentLogger, testDatabase, upsert, waitFor, withTx } from './outbox-fixtures';
 
 let db: TestDatabase;
 let stub: MeiliStub;
@@ -171,6 +163,27 @@ describe('recordChange', () => {
 });
 
 describe('index failures', () => {
+  test('When a collection is dropped while a batch of it waits for Meilisearch, the purge waits until that batch is recorded', async () => {
+    await withTx(db.pool, (tx) =>
+      engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 })),
+    );
+    stub.taskDelayMs = 300;
+    const relayA = createOutboxRelay({ pool: db.pool, sink: engine.gateway, logger: silentLogger });
+    const relayB = createOutboxRelay({ pool: db.pool, sink: engine.gateway, logger: silentLogger });
+    const a = relayA.runOnce();
+    await waitFor(() => stub.requests.some((q) => q.path === '/indexes/documents/documents'));
+    await withTx(db.pool, (tx) => engine.dropCollection!(tx, 'abcd1234'));
+    expect(await relayB.runOnce()).toMatchObject({ selected: 1, skipped: 1, done: 0 });
+    expect(await a).toMatchObject({ done: 0 });
+    stub.taskDelayMs = 0;
+    await relayB.drain();
+    expect(stub.documents().has(id('a'))).toBe(false);
+    expect(stub.history).toEqual([
+      [id('a'), '1'],
+      [id('a'), 'deleted'],
+    ]);
+  });
+
   test('When Meilisearch answers 503, the rows back off and arrive on a later attempt', async () => {
     await withTx(db.pool, (tx) =>
       engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 })),
@@ -216,7 +229,9 @@ describe('index failures', () => {
     await waitFor(async () => (await engine.relay.pending()).count === 0, 5000);
   });
 
-  test('When a task is rejected because of one bad document, the others arrive and the bad one keeps retrying', async () => {
+  test('When a task is rejected because of one bad document, the others arrive and the bad one is retried alone until accepted', async () => {
+    await engine.stop();
+    engine = makeEngine({ relay: { baseBackoffMs: 50, maxBackoffMs: 200, maxRejections: 100 } });
     const poison = id('poison');
     stub.failTasks(1000, 'invalid_request', (docs) => docs.some((d) => d.id === poison));
     await withTx(db.pool, async (tx) => {
@@ -239,30 +254,58 @@ describe('index failures', () => {
     expect(stub.documents().has(poison)).toBe(true);
   });
 
-  test('When the relay dies after Meilisearch applied a batch but before commit, the batch is sent again', async () => {
+  test('When the relay dies after Meilisearch applied a batch but before recording it, the batch is sent again once its claim expires', async () => {
     await withTx(db.pool, async (tx) => {
       await engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 }));
       await engine.recordChange(tx, remove({ dockey: 'gone', docId: 2, version: 2 }));
     });
-    let killed = 0;
-    stub.onTaskDone = async () => {
-      killed = await killIdleInTransaction(db.pool);
-    };
-    await expect(engine.relay.runOnce()).rejects.toThrow();
-    expect(killed).toBe(1);
-    expect(stub.documents().has(id('a'))).toBe(true);
-    // nothing was committed: the rows are still pending, untouched
+    // a relay whose process "dies" as soon as Meilisearch applied its writes: it never records
+    const dying = createOutboxRelay({
+      pool: db.pool,
+      logger: silentLogger,
+      claimLeaseMs: 300,
+      sink: {
+        upsert: (docs) => engine.gateway.upsert(docs).then(() => new Promise<void>(() => {})),
+        remove: (ids) => engine.gateway.remove(ids).then(() => new Promise<void>(() => {})),
+        purgeCollection: (cid) => engine.gateway.purgeCollection(cid),
+      },
+    });
+    void dying.runOnce();
+    await waitFor(() => stub.documents().has(id('a')));
+    await waitFor(() => stub.history.some(([i]) => i === id('gone')));
+    // nothing was recorded: the rows are still pending, untouched, and claimed
     expect(await outbox()).toMatchObject([
       { done: false, attempts: 0 },
       { done: false, attempts: 0 },
     ]);
     const relay2 = createOutboxRelay({ pool: db.pool, sink: engine.gateway, logger: silentLogger });
+    expect(await relay2.runOnce()).toMatchObject({ selected: 0 });
+    await new Promise((r) => setTimeout(r, 350));
     await relay2.drain();
     expect((await outbox()).every((r) => r.done)).toBe(true);
     expect(stub.history.filter(([i]) => i === id('a'))).toEqual([
       [id('a'), '1'],
       [id('a'), '1'],
     ]);
+  });
+});
+
+describe('transactions', () => {
+  test('When the relay waits for a slow Meilisearch task, no Postgres transaction stays open meanwhile', async () => {
+    await withTx(db.pool, (tx) =>
+      engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 })),
+    );
+    stub.taskDelayMs = 400;
+    const batch = engine.relay.runOnce();
+    await waitFor(() => stub.requests.some((q) => q.path === '/indexes/documents/documents'));
+    await new Promise((r) => setTimeout(r, 100));
+    const open = await db.pool.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL`,
+    );
+    expect(open.rows[0].n).toBe(0);
+    expect(await batch).toMatchObject({ selected: 1, done: 1, failed: 0 });
+    expect(await outbox()).toMatchObject([{ done: true, attempts: 0 }]);
   });
 });
 

@@ -20,6 +20,7 @@ import {
   type CollectionLimits,
 } from '../store/collections';
 import { inTransaction } from '../store/db';
+import { listDeadLetters, retryDeadLetters } from '../outbox/dead-letters';
 
 export interface AdminDeps {
   pool: pg.Pool;
@@ -43,6 +44,19 @@ class AdminError extends Error {
 }
 
 const MAX_DOCUMENTS = 2_000_000_000;
+
+/**
+ * The largest max_documents the engine counts exactly: the Meilisearch engine's maxTotalHits
+ * (numfound stops there), otherwise MAX_DOCUMENTS.
+ */
+function maxDocumentsRule(index: SearchIndex): { max: number; why: string } {
+  const limit = (index as Partial<{ maxDocumentsLimit: number }>).maxDocumentsLimit;
+  if (limit === undefined || limit >= MAX_DOCUMENTS) return { max: MAX_DOCUMENTS, why: '' };
+  return {
+    max: limit,
+    why: ` (the Meilisearch index counts at most ${limit} matches: MEILI_MAX_TOTAL_HITS)`,
+  };
+}
 
 /** The admin view of a collection (never the key; the key is shown once, when issued). */
 export function collectionJson(c: Collection) {
@@ -90,23 +104,32 @@ function integerField(
   fields: Record<string, unknown>,
   name: string,
   max: number,
+  why = '',
 ): number | undefined {
   const v = fields[name];
   if (v === undefined || v === null || v === '') return undefined;
   const n =
     typeof v === 'number' ? v : typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : NaN;
   if (!Number.isSafeInteger(n) || n < 0 || n > max) {
-    throw new AdminError(400, `${name} must be an integer from 0 to ${max}`);
+    throw new AdminError(400, `${name} must be an integer from 0 to ${max}${why}`);
   }
   return n;
 }
 
-function limitsOf(fields: Record<string, unknown>): Partial<CollectionLimits> {
+function limitsOf(
+  fields: Record<string, unknown>,
+  maxDocumentsLimit: { max: number; why: string },
+): Partial<CollectionLimits> {
   const known = new Set(['max_documents', 'max_api_calls', 'thumbnail_size']);
   const unknown = Object.keys(fields).filter((k) => !known.has(k));
   if (unknown.length) throw new AdminError(400, `unknown field: ${unknown.join(', ')}`);
   const out: Partial<CollectionLimits> = {};
-  const maxDocuments = integerField(fields, 'max_documents', MAX_DOCUMENTS);
+  const maxDocuments = integerField(
+    fields,
+    'max_documents',
+    maxDocumentsLimit.max,
+    maxDocumentsLimit.why,
+  );
   if (maxDocuments !== undefined) out.maxDocuments = maxDocuments;
   const maxApiCalls = integerField(fields, 'max_api_calls', Number.MAX_SAFE_INTEGER);
   if (maxApiCalls !== undefined) out.maxApiCalls = maxApiCalls;
@@ -117,6 +140,27 @@ function limitsOf(fields: Record<string, unknown>): Partial<CollectionLimits> {
     out.thumbnailSize = `${parsed.width}X${parsed.height}`;
   }
   return out;
+}
+
+/** `ids` of a retry: a list of dead letter ids (digits), or absent. */
+function deadLetterIds(fields: Record<string, unknown>): string[] | undefined {
+  const ids = fields.ids;
+  if (ids === undefined) return undefined;
+  if (
+    !Array.isArray(ids) ||
+    !ids.every(
+      (id) => (typeof id === 'string' && /^[0-9]{1,18}$/.test(id)) || Number.isSafeInteger(id),
+    )
+  )
+    throw new AdminError(400, 'ids must be a list of dead letter ids');
+  return ids.map(String);
+}
+
+function optionalCollectionId(value: unknown): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' || !isCollectionId(value))
+    throw new AdminError(400, 'collection_id is not a collection id');
+  return value;
 }
 
 function collectionIdOf(req: Request): string {
@@ -134,10 +178,14 @@ function collectionIdOf(req: Request): string {
  *   PATCH  /admin/collections/:id             → 200 {...} (max_documents, max_api_calls, thumbnail_size)
  *   POST   /admin/collections/:id/rotate-key  → 200 {collection_id, apikey}
  *   DELETE /admin/collections/:id             → 204 (documents and counters too)
+ *   GET    /admin/dead-letters?collection_id&limit&after → 200 {dead_letters: [...], next_after}
+ *   POST   /admin/dead-letters/retry          → 200 {requeued} ({collection_id?, ids?}; none: all)
+ * In Meilisearch mode max_documents is at most the index's maxTotalHits (exact numfound).
  */
 export function adminRouter(deps: AdminDeps): Router {
   const router = Router();
   const expected = sha256(deps.adminToken);
+  const maxDocuments = maxDocumentsRule(deps.index);
 
   router.use((req, _res, next) => {
     const header = req.headers.authorization ?? '';
@@ -150,11 +198,13 @@ export function adminRouter(deps: AdminDeps): Router {
   router.use(bodyParser.raw({ type: () => true, limit: '64kb' }));
 
   router.post('/collections', async (req, res) => {
-    const limits = limitsOf(bodyFields(req));
-    const { collection, apikey } = await createCollection(deps.pool, {
-      ...deps.defaults,
-      ...limits,
-    });
+    const limits = { ...deps.defaults, ...limitsOf(bodyFields(req), maxDocuments) };
+    if (limits.maxDocuments > maxDocuments.max)
+      throw new AdminError(
+        400,
+        `max_documents must be an integer from 0 to ${maxDocuments.max}${maxDocuments.why}`,
+      );
+    const { collection, apikey } = await createCollection(deps.pool, limits);
     deps.logger.info({ collectionId: collection.id }, 'collection created');
     const { collection_id, ...rest } = collectionJson(collection);
     res.status(201).json({ collection_id, apikey, ...rest });
@@ -181,7 +231,7 @@ export function adminRouter(deps: AdminDeps): Router {
 
   router.patch('/collections/:id', async (req, res) => {
     const id = collectionIdOf(req);
-    const collection = await updateLimits(deps.pool, id, limitsOf(bodyFields(req)));
+    const collection = await updateLimits(deps.pool, id, limitsOf(bodyFields(req), maxDocuments));
     if (!collection) throw new AdminError(404, 'collection not found');
     deps.collections.evict(id);
     res.json(collectionJson(collection));
@@ -212,6 +262,37 @@ export function adminRouter(deps: AdminDeps): Router {
     deps.callLimiter.forget(id);
     deps.logger.info({ collectionId: id }, 'collection deleted');
     res.status(204).end();
+  });
+
+  router.get('/dead-letters', async (req, res) => {
+    const limitText = typeof req.query.limit === 'string' ? req.query.limit : '100';
+    const limit = /^[0-9]{1,4}$/.test(limitText)
+      ? Math.min(Math.max(Number(limitText), 1), 1000)
+      : 100;
+    const afterText = typeof req.query.after === 'string' ? req.query.after : '';
+    if (afterText !== '' && !/^[0-9]{1,18}$/.test(afterText))
+      throw new AdminError(400, 'after must be a dead letter id');
+    const list = await listDeadLetters(deps.pool, {
+      collectionId: optionalCollectionId(req.query.collection_id),
+      after: afterText || undefined,
+      limit,
+    });
+    res.json({
+      dead_letters: list,
+      next_after: list.length === limit ? list[list.length - 1]!.id : null,
+    });
+  });
+
+  router.post('/dead-letters/retry', async (req, res) => {
+    const fields = bodyFields(req);
+    const unknown = Object.keys(fields).filter((k) => k !== 'collection_id' && k !== 'ids');
+    if (unknown.length) throw new AdminError(400, `unknown field: ${unknown.join(', ')}`);
+    const requeued = await retryDeadLetters(deps.pool, {
+      collectionId: optionalCollectionId(fields.collection_id),
+      ids: deadLetterIds(fields),
+    });
+    deps.logger.info({ requeued }, 'dead letters queued again');
+    res.json({ requeued });
   });
 
   router.use((_req, _res, next) => next(new AdminError(404, 'not found')));

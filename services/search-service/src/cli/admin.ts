@@ -7,6 +7,8 @@
  *   rotate-key <collection_id>
  *   set-limits <collection_id> [--max-documents N] [--max-api-calls N] [--thumbnail-size WxH]
  *   delete     <collection_id>
+ *   dead-letters       [--collection ID] [--limit N] [--after ID]
+ *   retry-dead-letters [--collection ID] [dead_letter_id ...]   (none: every dead letter)
  *
  * Talks to SEARCH_ADMIN_URL (default http://127.0.0.1:8081) with SEARCH_ADMIN_TOKEN; prints the
  * JSON answer; exits 1 on an error answer, 2 on a usage error.
@@ -25,6 +27,8 @@ const USAGE = `usage: admin <command> [options]
   rotate-key <collection_id>
   set-limits <collection_id> [--max-documents N] [--max-api-calls N] [--thumbnail-size WxH]
   delete     <collection_id>
+  dead-letters       [--collection ID] [--limit N] [--after ID]
+  retry-dead-letters [--collection ID] [dead_letter_id ...]   (no id and no --collection: all)
 environment: SEARCH_ADMIN_URL (default http://127.0.0.1:8081), SEARCH_ADMIN_TOKEN (required)`;
 
 class UsageError extends Error {}
@@ -83,7 +87,8 @@ export async function runAdminCli(
     }
     const token = env.SEARCH_ADMIN_TOKEN?.trim();
     if (!token) throw new UsageError('SEARCH_ADMIN_TOKEN is required');
-    const base = `${(env.SEARCH_ADMIN_URL?.trim() || 'http://127.0.0.1:8081').replace(/\/+$/, '')}/admin/collections`;
+    const admin = `${(env.SEARCH_ADMIN_URL?.trim() || 'http://127.0.0.1:8081').replace(/\/+$/, '')}/admin`;
+    const base = `${admin}/collections`;
     let method = 'GET';
     let url = base;
     let body: Record<string, unknown> | undefined;
@@ -124,6 +129,27 @@ export async function runAdminCli(
         method = 'DELETE';
         url = `${base}/${oneId(parseArgs(rest, []).positional)}`;
         break;
+      case 'dead-letters': {
+        const { positional, options } = parseArgs(rest, ['--collection', '--limit', '--after']);
+        if (positional.length) throw new UsageError('dead-letters takes no argument');
+        const qs = new URLSearchParams();
+        if (options['--collection']) qs.set('collection_id', options['--collection']);
+        if (options['--limit']) qs.set('limit', options['--limit']);
+        if (options['--after']) qs.set('after', options['--after']);
+        url = qs.size ? `${admin}/dead-letters?${qs}` : `${admin}/dead-letters`;
+        break;
+      }
+      case 'retry-dead-letters': {
+        const { positional, options } = parseArgs(rest, ['--collection']);
+        if (!positional.every((id) => /^[0-9]+$/.test(id)))
+          throw new UsageError('dead letter ids are numbers');
+        method = 'POST';
+        url = `${admin}/dead-letters/retry`;
+        body = {};
+        if (options['--collection']) body.collection_id = options['--collection'];
+        if (positional.length) body.ids = positional;
+        break;
+      }
       default:
         throw new UsageError(`unknown command ${command}`);
     }

@@ -40,8 +40,8 @@ export async function recordOutboxChange(
 
 /**
  * A whole collection is being deleted: its pending changes are moot, and one 'drop' row makes
- * the relay delete its documents from the index (by filter). Later changes of a collection
- * with the same id wait until that drop is done.
+ * the relay delete its documents from the index (by filter), its dead letters go. Later
+ * changes of a collection with the same id wait until that drop is done.
  */
 export async function recordOutboxDrop(tx: pg.PoolClient, collectionId: string): Promise<void> {
   await tx.query(
@@ -49,6 +49,7 @@ export async function recordOutboxDrop(tx: pg.PoolClient, collectionId: string):
       WHERE collection_id = $1 AND done_at IS NULL AND op <> 'drop'`,
     [collectionId],
   );
+  await tx.query(`DELETE FROM search_outbox_dead_letters WHERE collection_id = $1`, [collectionId]);
   await tx.query(
     `WITH row AS (
        INSERT INTO search_outbox (op, collection_id, meili_id) VALUES ('drop', $1, $1) RETURNING id)

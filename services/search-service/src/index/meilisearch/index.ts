@@ -20,7 +20,10 @@ export interface MeilisearchIndexOptions {
   maxTotalHits?: number;
   /** ranking rules (default DEFAULT_RANKING_RULES, Meilisearch ≥ 1.36) */
   rankingRules?: string[];
-  /** status() says searchable=false when the oldest pending change is older (default 60 s) */
+  /**
+   * status() says searchable=false when the oldest pending change is older (default 60 s);
+   * dead letters are not pending: they leave status alone (see /admin/dead-letters)
+   */
   maxLagSeconds?: number;
   requestTimeoutMs?: number;
   taskTimeoutMs?: number;
@@ -40,6 +43,11 @@ export interface MeilisearchIndex extends SearchIndex {
   readonly engine: 'meilisearch';
   readonly gateway: MeiliGateway;
   readonly relay: OutboxRelay;
+  /**
+   * the index's pagination.maxTotalHits: numfound is exact up to it, so the admin API refuses
+   * a collection max_documents above it
+   */
+  readonly maxDocumentsLimit: number;
   /** creates the index and applies its settings (idempotent; start() does it in the background) */
   ensureSettings(): Promise<void>;
   /** settings applied, every pending outbox row sent and its task done (tests, reindex) */
@@ -63,16 +71,21 @@ function message(err: unknown): string {
 export function createMeilisearchIndex(opts: MeilisearchIndexOptions): MeilisearchIndex {
   const { pool, logger } = opts;
   const maxLagSeconds = opts.maxLagSeconds ?? 60;
+  const maxTotalHits = opts.maxTotalHits ?? 100_000;
+  const requestTimeoutMs = opts.requestTimeoutMs ?? 5_000;
+  const taskTimeoutMs = opts.taskTimeoutMs ?? 30_000;
   const gateway = createMeiliGateway({
     url: opts.url,
     apiKey: opts.apiKey,
     indexUid: opts.indexUid ?? 'documents',
-    requestTimeoutMs: opts.requestTimeoutMs,
-    taskTimeoutMs: opts.taskTimeoutMs,
-    maxTotalHits: opts.maxTotalHits,
+    requestTimeoutMs,
+    taskTimeoutMs,
+    maxTotalHits,
     rankingRules: opts.rankingRules,
   });
   const relay = createOutboxRelay({
+    // a claim outlives the longest call: the write request, the task, one more poll request
+    claimLeaseMs: taskTimeoutMs + 2 * requestTimeoutMs + 1_000,
     ...opts.relay,
     pool,
     sink: gateway,
@@ -117,6 +130,7 @@ export function createMeilisearchIndex(opts: MeilisearchIndexOptions): Meilisear
     engine: 'meilisearch',
     gateway,
     relay,
+    maxDocumentsLimit: maxTotalHits,
 
     async recordChange(tx: pg.PoolClient, change: DocumentChange) {
       await recordOutboxChange(tx, change, { notify: opts.notify });
