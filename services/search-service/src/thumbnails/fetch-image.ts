@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import ipaddr from 'ipaddr.js';
+import { isPublicAddress } from './address-policy';
 
 /**
  * Fetches an original image for a thumbnail, safely: http/https only, no credentials in the
@@ -10,14 +10,13 @@ import ipaddr from 'ipaddr.js';
  * private, loopback, link-local or otherwise special address unless allowed. The check is made
  * on the resolved address that the socket connects to (a custom DNS lookup that refuses bad
  * addresses, plus the socket's remote address), not on the host name, so DNS tricks and
- * redirects cannot reach an internal service.
+ * redirects cannot reach an internal service. Another spelling of an address cannot slip
+ * through either: the URL parser turns decimal, octal, hex and short IPv4 forms into dotted
+ * quads, and isPublicAddress (address-policy.ts) sees through IPv4-mapped and refuses
+ * IPv4-compatible IPv6 addresses.
  */
 
-/** A public unicast address (IPv4-mapped IPv6 judged as IPv4); everything special is refused. */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
-}
+export { isPublicAddress };
 
 export class ImageFetchError extends Error {
   constructor(
