@@ -2,7 +2,9 @@
 // Developer launcher (`pnpm start`): both services on one machine with nothing installed.
 //  - DATABASE_URL unset → an embedded PostgreSQL (data kept in .data/postgres between runs)
 //    with one database per service; set → both services use that server.
-//  - feed-service on FEED_PORT (8080), search-service on SEARCH_PORT (8081).
+//  - feed-service on FEED_PORT (8080), search-service on SEARCH_PORT (8081), both listening on
+//    127.0.0.1 only (the printed dev credentials work for anyone who can reach them); set HOST
+//    (e.g. HOST=0.0.0.0) to listen elsewhere.
 //  - FEED_JWT_SECRET and SEARCH_ADMIN_TOKEN pass through, or dev values are generated once
 //    and kept in .data/dev-credentials.json; a feed token and a search collection are
 //    prepared and printed.
@@ -91,18 +93,26 @@ function saveCredentials(creds) {
   fs.writeFileSync(credsFile, JSON.stringify(creds, null, 2), { mode: 0o600 });
 }
 
-async function waitHealthy(url, child, name) {
+/** The address the services listen on, and the one to reach them at from this machine. */
+function bindAddress(env = process.env) {
+  const host = (env.HOST?.trim() || '127.0.0.1').replace(/^\[(.*)\]$/, '$1');
+  const wildcard = host === '0.0.0.0' || host === '::';
+  const local = wildcard ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return { host, local };
+}
+
+async function waitReady(url, child, name) {
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode}`);
     try {
-      const res = await fetch(`${url}/healthz`);
+      const res = await fetch(`${url}/readyz`);
       if (res.ok) return;
     } catch {
       /* not listening yet */
     }
     await sleep(100);
   }
-  throw new Error(`${name} did not become healthy at ${url}/healthz`);
+  throw new Error(`${name} did not become ready at ${url}/readyz`);
 }
 
 function startService(name, script, env) {
@@ -205,15 +215,18 @@ async function main() {
   }
   const creds = loadCredentials();
   saveCredentials(creds);
-  const feedUrl = `http://127.0.0.1:${feedPort}`;
-  const searchUrl = `http://127.0.0.1:${searchPort}`;
+  const { host, local } = bindAddress();
+  const feedUrl = `http://${local}:${feedPort}`;
+  const searchUrl = `http://${local}:${searchPort}`;
   const feedEnv = {
+    HOST: host,
     PORT: String(feedPort),
     DATABASE_URL: feedDb,
     FEED_JWT_SECRET: creds.feedJwtSecret,
     FEED_BASE_URL: process.env.FEED_BASE_URL ?? feedUrl,
   };
   const searchEnv = {
+    HOST: host,
     PORT: String(searchPort),
     DATABASE_URL: searchDb,
     SEARCH_ADMIN_TOKEN: creds.searchAdminToken,
@@ -237,8 +250,8 @@ async function main() {
     JSON.stringify({ launcher: process.pid, services: [feed.pid, search.pid] }),
   );
   await Promise.all([
-    waitHealthy(feedUrl, feed, 'feed-service'),
-    waitHealthy(searchUrl, search, 'search-service'),
+    waitReady(feedUrl, feed, 'feed-service'),
+    waitReady(searchUrl, search, 'search-service'),
   ]);
 
   let feedToken = '(token CLI unavailable)';
@@ -257,6 +270,7 @@ async function main() {
   process.stdout.write(`
   feed-service    ${feedUrl}      (API docs: ${feedUrl}/docs)
   search-service  ${searchUrl}      (API docs: ${searchUrl}/docs)
+  listening on ${host}${host === '127.0.0.1' ? ' only (set HOST=0.0.0.0 to listen on every interface)' : ''}
 
   Dev credentials (kept in .data/dev-credentials.json):
     feed token (hub:read hub:write, 30 days):

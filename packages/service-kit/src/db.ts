@@ -1,15 +1,32 @@
 import path from 'node:path';
 import pg from 'pg';
 import { runner } from 'node-pg-migrate';
-import type { Logger } from './logger';
+import { createLogger, type Logger } from './logger';
 
 // int8 (bigint) columns come back as strings so int64 values stay exact.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => v);
 
-export function createPool(connectionString: string, max = 10): pg.Pool {
+/**
+ * A pg pool. An idle client losing its connection (database restarted, network cut) must not
+ * crash the process, and must not go unnoticed either: it is logged at error level (with the
+ * given logger, else a `pg-pool` one); the pool replaces the client on its next checkout.
+ */
+export function createPool(
+  connectionString: string,
+  max = 10,
+  logger: Pick<Logger, 'error'> = createLogger('pg-pool'),
+): pg.Pool {
   const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
-  // An idle client losing its connection must not crash the process.
-  pool.on('error', () => {});
+  pool.on('error', (err: Error & { code?: string }) => {
+    // a copy without the client pg attaches to the error (its connection parameters)
+    const { message, code, stack } = err;
+    const safe = Object.assign(Object.create(Object.getPrototypeOf(err) as object) as Error, {
+      message,
+      code,
+      stack,
+    });
+    logger.error({ err: safe }, 'database pool: an idle client failed');
+  });
   return pool;
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Router } from 'express';
 import type { Logger } from './logger';
@@ -12,9 +13,16 @@ declare module 'express-serve-static-core' {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Request id (kept from X-Request-Id when sane), one log line and metrics per request. */
+/** Paths of the probes and the metrics scrape: asked every few seconds, so logged at debug. */
+export const PROBE_PATHS: readonly string[] = ['/healthz', '/readyz', '/metrics'];
+
+/**
+ * Request id (kept from X-Request-Id when sane), one log line and metrics per request.
+ * The line is at info, except for probe paths (`PROBE_PATHS`), which are logged at debug.
+ */
 export function requestContext(logger: Logger, metrics?: Metrics): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
+    const probe = PROBE_PATHS.includes(req.path);
     const given = req.headers['x-request-id'];
     req.id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     res.setHeader('X-Request-Id', req.id);
@@ -25,7 +33,7 @@ export function requestContext(logger: Logger, metrics?: Metrics): RequestHandle
       const labels = { method: req.method, route, status: String(res.statusCode) };
       metrics?.httpRequests.inc(labels);
       metrics?.httpDuration.observe(labels, seconds);
-      logger.info(
+      logger[probe ? 'debug' : 'info'](
         {
           reqId: req.id,
           method: req.method,
@@ -43,9 +51,23 @@ export function requestContext(logger: Logger, metrics?: Metrics): RequestHandle
 
 export type ReadinessCheck = () => Promise<unknown>;
 
+const DRAINING = Symbol.for('@hub/service-kit.draining');
+
+/** Marks a request as arriving while the server drains (`serve` does this after SIGTERM). */
+export function markDraining(req: IncomingMessage): void {
+  (req as unknown as Record<symbol, boolean>)[DRAINING] = true;
+}
+
+function isDraining(req: IncomingMessage): boolean {
+  return (req as unknown as Record<symbol, boolean | undefined>)[DRAINING] === true;
+}
+
 /**
- * /healthz answers 200 when the database answers; /readyz runs every readiness check
- * (database, search engine, ...) and names the failing ones; /metrics exposes Prometheus text.
+ * /healthz is liveness: 200 while the process can serve, with no dependency touched (a
+ * database blip must not get every replica restarted), also while draining. /readyz is
+ * readiness: every check (database, search engine, ...) with the failing ones named, and 503
+ * as soon as draining starts (`serve` after SIGTERM, or `draining()`), without running them.
+ * /metrics exposes Prometheus text.
  */
 export function operationsRouter(opts: {
   database: ReadinessCheck;
@@ -53,6 +75,8 @@ export function operationsRouter(opts: {
   metrics?: Metrics;
   /** the service's OpenAPI document, served at /openapi.json */
   openapi?: object;
+  /** true once the process is shutting down; `serve` also marks such requests itself */
+  draining?: () => boolean;
 }): Router {
   const router = Router();
   const run = async (checks: Record<string, ReadinessCheck>) => {
@@ -71,11 +95,14 @@ export function operationsRouter(opts: {
     );
     return { ok, results };
   };
-  router.get('/healthz', async (_req, res) => {
-    const { ok, results } = await run({ database: opts.database });
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', checks: results });
+  router.get('/healthz', (_req, res) => {
+    res.status(200).json({ status: 'ok', checks: {} });
   });
-  router.get('/readyz', async (_req, res) => {
+  router.get('/readyz', async (req, res) => {
+    if (isDraining(req) || opts.draining?.()) {
+      res.status(503).json({ status: 'not ready', checks: { draining: 'shutting down' } });
+      return;
+    }
     const { ok, results } = await run({ database: opts.database, ...opts.readiness });
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready', checks: results });
   });

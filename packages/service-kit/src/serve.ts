@@ -1,9 +1,16 @@
 import http from 'node:http';
+import { markDraining } from './http';
 import type { Logger } from './logger';
+
+/** The address to listen on: `HOST` when set, else every interface (what a container needs). */
+export function listenHost(env: NodeJS.ProcessEnv = process.env): string {
+  return env.HOST?.trim() || '0.0.0.0';
+}
 
 /**
  * Listens, and on SIGTERM/SIGINT stops accepting connections, lets in-flight requests
  * finish (at most `drainMs`, 10 s by default), then runs `close` (pools, relays) and exits.
+ * From the signal on, every request is marked as draining: `/readyz` answers 503.
  */
 export function serve(opts: {
   handler: http.RequestListener;
@@ -14,11 +21,14 @@ export function serve(opts: {
   drainMs?: number;
   exit?: (code: number) => void;
 }): Promise<http.Server> {
-  const server = http.createServer(opts.handler);
+  let stopping = false;
+  const server = http.createServer((req, res) => {
+    if (stopping) markDraining(req);
+    opts.handler(req, res);
+  });
   server.keepAliveTimeout = 65_000;
   const drainMs = opts.drainMs ?? 10_000;
   const exit = opts.exit ?? ((code: number) => process.exit(code));
-  let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -51,8 +61,9 @@ export function serve(opts: {
   if (process.send) process.once('disconnect', () => shutdown('launcher gone'));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port, opts.host ?? '0.0.0.0', () => {
-      opts.logger.info({ port: opts.port }, 'listening');
+    const host = opts.host ?? '0.0.0.0';
+    server.listen(opts.port, host, () => {
+      opts.logger.info({ host, port: opts.port }, 'listening');
       resolve(server);
     });
   });

@@ -6,11 +6,14 @@ import { makeApp, useDatabase } from './helpers';
 let db: TestDatabase;
 useDatabase((opened) => (db = opened));
 
-test('When the database answers, GET /healthz answers 200', async () => {
+test('When the process can serve, GET /healthz answers 200 without checking dependencies; /readyz checks the database', async () => {
   const app = await makeApp(db);
   const res = await request(app).get('/healthz');
   expect(res.status).toBe(200);
-  expect(res.body).toEqual({ status: 'ok', checks: { database: 'ok' } });
+  expect(res.body).toEqual({ status: 'ok', checks: {} });
+  const ready = await request(app).get('/readyz');
+  expect(ready.status).toBe(200);
+  expect(ready.body.checks).toEqual({ database: 'ok' });
 });
 
 test('When GET /openapi.json is asked for, the OpenAPI document is served without a token', async () => {
