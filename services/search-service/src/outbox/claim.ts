@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { MeiliDocument } from '../index/meilisearch/mapping';
-import { inTransaction } from './transaction';
+import { asIs } from './transaction';
+import { inTransaction } from '../store/db';
 import { planBatch, type AppliedVersion, type OutboxRow, type PlannedChange } from './coalesce';
 
 /**
@@ -75,7 +76,7 @@ function toRow(r: DbRow): OutboxRow {
 }
 
 export function claimBatch(pool: pg.Pool, opts: ClaimOptions): Promise<Claim> {
-  return inTransaction(pool, (tx) => chooseAndClaim(tx, opts));
+  return inTransaction(pool, asIs, (tx) => chooseAndClaim(tx, opts));
 }
 
 async function chooseAndClaim(client: pg.PoolClient, opts: ClaimOptions): Promise<Claim> {

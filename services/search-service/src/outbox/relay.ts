@@ -7,7 +7,8 @@ import { createWakeup, listenChannel, type ChannelListener } from './notify';
 import { OUTBOX_CHANNEL } from './outbox';
 import { errorText, recordDrop, recordOutcomes, type Recorded, type SentGroup } from './record';
 import { relayMetrics } from './relay-metrics';
-import { inTransaction } from './transaction';
+import { asIs } from './transaction';
+import { inTransaction } from '../store/db';
 
 /**
  * The outbox relay: moves committed changes from search_outbox to Meilisearch. A batch never
@@ -164,7 +165,7 @@ export function createOutboxRelay(opts: RelayOptions): OutboxRelay {
     } catch (err) {
       error = err;
     }
-    const recorded = await inTransaction(pool, (tx) =>
+    const recorded = await inTransaction(pool, asIs, (tx) =>
       recordDrop(tx, claim.token, claim.row, error, recordOpts),
     );
     report(recorded);
@@ -183,7 +184,7 @@ export function createOutboxRelay(opts: RelayOptions): OutboxRelay {
       return { selected: claim.selected, done: claim.stale, failed: 0, skipped: claim.skipped };
     if (claim.kind === 'drop') return processDrop(claim);
     const sent = await callIndex(claim);
-    const recorded = await inTransaction(pool, (tx) =>
+    const recorded = await inTransaction(pool, asIs, (tx) =>
       recordOutcomes(tx, claim.token, sent, recordOpts),
     );
     report(recorded);
