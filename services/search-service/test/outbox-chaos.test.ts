@@ -6,7 +6,7 @@ import { meiliDocumentId } from '../src/index/meilisearch/mapping';
 import { compareVersions } from '../src/outbox/coalesce';
 import { startMeiliStub, type MeiliStub } from './meili-stub';
 import {
-  killBusySessions,
+  killRelaySessions,
   remove,
   silentLogger,
   testDatabase,
@@ -85,7 +85,7 @@ test('When the index fails in every way while changes commit, every committed ch
         stub.down = true;
         await new Promise((res) => setTimeout(res, 100));
         stub.down = false;
-      } else if (r < 0.8) kills += await killBusySessions(db.pool, 'chaos-writer');
+      } else if (r < 0.8) kills += await killRelaySessions(db.pool, 'chaos-writer');
       await new Promise((res) => setTimeout(res, 20 + random() * 40));
     }
   })();

@@ -90,16 +90,15 @@ export async function waitFor(
 }
 
 /**
- * Terminates the sessions of this database that are doing something (running a statement or
- * inside a transaction), except this one and those of `sparedApplication`: the relays, now
- * that they hold no transaction while they wait on the index, are killed mid-claim or
- * mid-record.
+ * Terminates every client session of this database but this one and those of
+ * `sparedApplication`: the relays' connections, idle in their pool or mid-claim or
+ * mid-record (they hold no transaction while they wait on the index, so waiting for one
+ * idle in a transaction would rarely find any).
  */
-export async function killBusySessions(pool: pg.Pool, sparedApplication = '-'): Promise<number> {
+export async function killRelaySessions(pool: pg.Pool, sparedApplication = '-'): Promise<number> {
   const r = await pool.query(
     `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
       WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
-        AND (state = 'active' OR state LIKE 'idle in transaction%')
         AND application_name <> $1`,
     [sparedApplication],
   );
