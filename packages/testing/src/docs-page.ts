@@ -1,4 +1,7 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
+import { launchChromium } from './chromium';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -51,5 +54,30 @@ export async function readDocsPage(browser: Browser, url: string): Promise<Rende
     return { operations, foreignRequests, errors };
   } finally {
     await page.close();
+  }
+}
+
+/**
+ * Serves `handler` on a free loopback port, opens each of `paths` in headless Chromium and
+ * reads what the docs page lists; the server and the browser are closed afterwards.
+ */
+export async function readDocsPagesOf(
+  handler: http.RequestListener,
+  paths: string[],
+): Promise<Array<{ url: string; page: RenderedDocs }>> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const browser = await launchChromium();
+  try {
+    const out: Array<{ url: string; page: RenderedDocs }> = [];
+    for (const path of paths) {
+      const url = `${base}${path}`;
+      out.push({ url, page: await readDocsPage(browser, url) });
+    }
+    return out;
+  } finally {
+    await browser.close();
+    await new Promise((resolve) => server.close(resolve));
   }
 }

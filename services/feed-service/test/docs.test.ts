@@ -1,14 +1,11 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import {
   chromiumMissing,
   documentedOperations,
-  launchChromium,
   openApiChecker,
-  readDocsPage,
+  readDocsPagesOf,
   type TestDatabase,
 } from '@hub/testing';
 import { makeApp, useDatabase } from './helpers';
@@ -110,22 +107,12 @@ browserTest(
   `When /docs is opened in a browser, every operation of the OpenAPI document is listed${CHROMIUM_SKIP ?? ''}`,
   async () => {
     const app = await makeApp(db);
-    const server = http.createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const browser = await launchChromium();
-    try {
-      for (const url of [`${base}/docs`, `${base}/docs/`]) {
-        const page = await readDocsPage(browser, url);
-        expect([url, [...page.operations].sort()]).toEqual([
-          url,
-          documentedOperations(OPENAPI).sort(),
-        ]);
-        expect([url, page.foreignRequests, page.errors]).toEqual([url, [], []]);
-      }
-    } finally {
-      await browser.close();
-      await new Promise((resolve) => server.close(resolve));
+    for (const { url, page } of await readDocsPagesOf(app, ['/docs', '/docs/'])) {
+      expect([url, [...page.operations].sort()]).toEqual([
+        url,
+        documentedOperations(OPENAPI).sort(),
+      ]);
+      expect([url, page.foreignRequests, page.errors]).toEqual([url, [], []]);
     }
   },
 );
