@@ -4,7 +4,7 @@ import request from 'supertest';
 import { openApiChecker } from '@hub/testing';
 import { OPENAPI, type SearchApp } from '../src/app';
 import { runAdminCli } from '../src/cli/admin';
-import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meilisearch';
+import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meilisearch/meilisearch-index';
 import {
   ADMIN_TOKEN,
   client,

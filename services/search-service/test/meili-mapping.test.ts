@@ -14,7 +14,8 @@ import {
   settingsToUpdate,
   toMeiliDocument,
 } from '../src/index/meilisearch/mapping';
-import { backoffMs, compareVersions, planBatch, type OutboxRow } from '../src/outbox/coalesce';
+import { backoffMs } from '@hub/service-kit';
+import { compareVersions, planBatch, type OutboxRow } from '../src/index/meilisearch/outbox/coalesce';
 
 function doc(fields: Record<string, unknown>): ParsedDoc {
   return docJson(JSON.stringify(fields));

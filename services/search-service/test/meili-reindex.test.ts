@@ -1,6 +1,6 @@
 import type { TestDatabase } from '@hub/testing';
 import { queueReindex } from '../src/cli/reindex';
-import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meilisearch';
+import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meilisearch/meilisearch-index';
 import { meiliDocumentId, toMeiliDocument } from '../src/index/meilisearch/mapping';
 import { createCollection } from '../src/store/collections';
 import { insertDocument } from '../src/store/documents';

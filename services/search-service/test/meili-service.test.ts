@@ -1,7 +1,7 @@
 import express from 'express';
 import request from 'supertest';
 import sharp from 'sharp';
-import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meilisearch';
+import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meilisearch/meilisearch-index';
 import {
   createThumbnailService,
   thumbnailRouter,

@@ -1,8 +1,8 @@
 import type { TestDatabase } from '@hub/testing';
 import { createMetrics } from '@hub/service-kit';
-import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meilisearch';
+import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meilisearch/meilisearch-index';
 import { meiliDocumentId } from '../src/index/meilisearch/mapping';
-import { listDeadLetters, retryDeadLetters } from '../src/outbox/dead-letters';
+import { listDeadLetters, retryDeadLetters } from '../src/index/meilisearch/outbox/dead-letters';
 import { startMeiliStub, type MeiliStub } from './meili-stub';
 import { silentLogger, testDatabase, upsert, withTx } from './outbox-fixtures';
 

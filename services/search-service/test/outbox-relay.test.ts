@@ -1,8 +1,8 @@
 import type { TestDatabase } from '@hub/testing';
 import { createMetrics } from '@hub/service-kit';
-import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meilisearch';
+import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meilisearch/meilisearch-index';
 import { meiliDocumentId } from '../src/index/meilisearch/mapping';
-import { createOutboxRelay } from '../src/outbox/relay';
+import { createOutboxRelay } from '../src/index/meilisearch/outbox/relay';
 import { startMeiliStub, type MeiliStub } from './meili-stub';
 import { remove, silentLogger, testDatabase, upsert, waitFor, withTx } from './outbox-fixtures';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '@hub/service-kit';
-import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meilisearch';
+import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meilisearch/meilisearch-index';
 import { describeSearchContract } from './contract/search-contract';
 
 /**

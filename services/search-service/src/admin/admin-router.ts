@@ -19,8 +19,8 @@ import {
   type CollectionDirectory,
   type CollectionLimits,
 } from '../store/collections';
-import { inTransaction } from '../store/db';
-import { listDeadLetters, retryDeadLetters } from '../outbox/dead-letters';
+import { inTransaction } from '@hub/service-kit';
+import { listDeadLetters, retryDeadLetters } from '../index/meilisearch/outbox/dead-letters';
 
 export interface AdminDeps {
   pool: pg.Pool;

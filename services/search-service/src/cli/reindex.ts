@@ -19,10 +19,10 @@ import { parseArgs } from 'node:util';
 import type pg from 'pg';
 import { parseDoc } from '@hub/contracts';
 import { ConfigError, ConfigReader, createLogger, createPool, type Logger } from '@hub/service-kit';
-import { createMeilisearchIndex, type MeilisearchIndex } from '../index/meilisearch';
+import { createMeilisearchIndex, type MeilisearchIndex } from '../index/meilisearch/meilisearch-index';
 import { meiliDocumentId } from '../index/meilisearch/mapping';
 import type { DocumentChange } from '../index/search-index';
-import { recordOutboxChanges } from '../outbox/outbox';
+import { recordOutboxChanges } from '../index/meilisearch/outbox/enqueue';
 
 export interface ReindexStats {
   collections: number;

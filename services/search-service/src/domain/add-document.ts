@@ -8,7 +8,7 @@ import {
   lockCollection,
   takeDocumentSlot,
 } from '../store/collections';
-import { inTransaction, sqlState } from '../store/db';
+import { inTransaction, sqlState } from '@hub/service-kit';
 import {
   AddStatementParams,
   addInOneStatement,

@@ -1,6 +1,6 @@
 import { parseDockey, SEARCH_ERRORS } from '@hub/contracts';
 import { changeDocumentCount, lockCollection } from '../store/collections';
-import { inTransaction } from '../store/db';
+import { inTransaction } from '@hub/service-kit';
 import { deleteDocument as deleteStored } from '../store/documents';
 import { deleteChange } from './changes';
 import { recordChange, type DomainDeps } from './deps';

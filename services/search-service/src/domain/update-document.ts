@@ -1,5 +1,5 @@
 import { parseDoc, parseDockey, SEARCH_ERRORS } from '@hub/contracts';
-import { inTransaction } from '../store/db';
+import { inTransaction } from '@hub/service-kit';
 import { replaceDocument } from '../store/documents';
 import { upsertChange } from './changes';
 import { recordChange, type DomainDeps } from './deps';

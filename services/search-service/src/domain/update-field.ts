@@ -1,6 +1,6 @@
 import { parseDoc, parseDockey, parseFieldUpdate, SEARCH_ERRORS } from '@hub/contracts';
 import { LosslessNumber, parse, stringify } from 'lossless-json';
-import { inTransaction } from '../store/db';
+import { inTransaction } from '@hub/service-kit';
 import { findDocumentForUpdate, updateDocumentById } from '../store/documents';
 import { upsertChange } from './changes';
 import { recordChange, type DomainDeps } from './deps';

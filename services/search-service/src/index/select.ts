@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Logger, Metrics } from '@hub/service-kit';
 import type { SearchConfig } from '../config';
-import { createMeilisearchIndex } from './meilisearch';
+import { createMeilisearchIndex } from './meilisearch/meilisearch-index';
 import { createPostgresIndex } from './postgres/postgres-index';
 import type { SearchIndex } from './search-index';
 

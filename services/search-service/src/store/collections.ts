@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
-import type { Queryable } from './db';
+import type { Queryable } from '@hub/service-kit';
 
 export interface Collection {
   id: string;

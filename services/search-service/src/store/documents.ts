@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { ThumbnailRow } from '../thumbnails/thumbnail-service';
-import type { Queryable } from './db';
+import type { Queryable } from '@hub/service-kit';
 
 /** A stored document: documents.id and version as exact text (bigint), the JSON as stored. */
 export interface StoredDocument {

@@ -4,6 +4,6 @@ export {
   thumbnailLocation,
   type ThumbnailServiceImpl,
   type ThumbnailServiceOptions,
-} from './service';
+} from './postgres-thumbnails';
 export { thumbnailRouter } from './router';
 export { fetchImage, isPublicAddress, ImageFetchError } from './fetch-image';

@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type pg from 'pg';
 import type { Logger, Metrics } from '@hub/service-kit';
-import { inTransaction } from '../../store/db';
+import { inTransaction } from '@hub/service-kit';
 import {
   applyTombstones,
   claimPending,

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Queryable } from '../../store/db';
+import type { Queryable } from '@hub/service-kit';
 
 /**
  * The bitmap index's SQL for searches and for changes (the folder's is in fold-store.ts).

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import type { DocumentChange } from '../index/search-index';
-import { meiliDocumentId, toMeiliDocument } from '../index/meilisearch/mapping';
+import type { DocumentChange } from '../../search-index';
+import { meiliDocumentId, toMeiliDocument } from '../mapping';
 
 /** NOTIFY channel of search_outbox (the payload is empty: the relay reads the table). */
 export const OUTBOX_CHANNEL = 'search_outbox';

@@ -1,13 +1,11 @@
-import type pg from 'pg';
-import { OUTBOX_CHANNEL } from './outbox';
+import type { Queryable } from '@hub/service-kit';
+import { OUTBOX_CHANNEL } from './enqueue';
 
 /**
  * search_outbox_dead_letters: changes that Meilisearch rejected maxRejections times when sent
  * on their own. They no longer count as pending (the collection's other changes flow, and
  * search_status is not held at false by them); operators list them and queue them again.
  */
-
-type Db = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
 export interface DeadLetter {
   id: string;
@@ -25,7 +23,7 @@ export interface DeadLetter {
 
 /** Moves outbox rows to the dead letters (in the relay's recording transaction). */
 export async function moveToDeadLetters(
-  tx: Db,
+  tx: Queryable,
   rowIds: string[],
   lastError: string,
 ): Promise<number> {
@@ -44,7 +42,7 @@ export async function moveToDeadLetters(
 }
 
 /** Dead letters of documents whose applied version is now as new or newer are moot. */
-export async function forgetSupersededDeadLetters(tx: Db, meiliIds: string[]): Promise<void> {
+export async function forgetSupersededDeadLetters(tx: Queryable, meiliIds: string[]): Promise<void> {
   if (meiliIds.length === 0) return;
   await tx.query(
     `DELETE FROM search_outbox_dead_letters d
@@ -56,7 +54,7 @@ export async function forgetSupersededDeadLetters(tx: Db, meiliIds: string[]): P
 }
 
 export async function listDeadLetters(
-  db: Db,
+  db: Queryable,
   opts: { collectionId?: string; after?: string; limit?: number },
 ): Promise<DeadLetter[]> {
   const r = await db.query<DeadLetter>(
@@ -70,7 +68,7 @@ export async function listDeadLetters(
   return r.rows;
 }
 
-export async function countDeadLetters(db: Db): Promise<number> {
+export async function countDeadLetters(db: Queryable): Promise<number> {
   const r = await db.query<{ n: string }>(
     `SELECT count(*)::text AS n FROM search_outbox_dead_letters`,
   );
@@ -83,7 +81,7 @@ export async function countDeadLetters(db: Db): Promise<number> {
  * is older than what Meilisearch holds by then is settled as stale, not sent.
  */
 export async function retryDeadLetters(
-  db: Db,
+  db: Queryable,
   opts: { collectionId?: string; ids?: string[] },
 ): Promise<number> {
   const r = await db.query<{ n: string }>(

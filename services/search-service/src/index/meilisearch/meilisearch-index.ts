@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import type { Logger, Metrics } from '@hub/service-kit';
 import type { DocumentChange, SearchHits, SearchIndex, SearchQuery } from '../search-index';
-import { recordOutboxChange, recordOutboxDrop } from '../../outbox/outbox';
-import { createOutboxRelay, type OutboxRelay, type RelayOptions } from '../../outbox/relay';
+import { recordOutboxChange, recordOutboxDrop } from './outbox/enqueue';
+import { createOutboxRelay, type OutboxRelay, type RelayOptions } from './outbox/relay';
 import { createMeiliGateway, type MeiliGateway } from './gateway';
 import { buildSearchRequest, matchesNothing } from './mapping';
 

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { MeiliDocument } from '../index/meilisearch/mapping';
-import { asIs } from './transaction';
-import { inTransaction } from '../store/db';
+import type { MeiliDocument } from '../mapping';
+import { asIs, inTransaction } from '@hub/service-kit';
 import { planBatch, type AppliedVersion, type OutboxRow, type PlannedChange } from './coalesce';
 
 /**

@@ -1,6 +1,7 @@
 import type pg from 'pg';
-import { IndexWriteError } from '../index/meilisearch/gateway';
-import { backoffMs, type OutboxRow, type PlannedChange } from './coalesce';
+import { IndexWriteError } from '../gateway';
+import { backoffMs, errorText } from '@hub/service-kit';
+import type { OutboxRow, PlannedChange } from './coalesce';
 import { forgetSupersededDeadLetters, moveToDeadLetters } from './dead-letters';
 
 /**
@@ -29,10 +30,6 @@ export interface Recorded {
   /** seconds from commit to confirmation, one per row settled */
   visibility: number[];
   failures: Array<{ kind: 'transient' | 'rejected'; error: string; rows: OutboxRow[] }>;
-}
-
-export function errorText(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 }
 
 export async function recordOutcomes(

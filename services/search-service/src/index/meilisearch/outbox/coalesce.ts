@@ -1,4 +1,4 @@
-import type { MeiliDocument } from '../index/meilisearch/mapping';
+import type { MeiliDocument } from '../mapping';
 
 /** One pending row of search_outbox, as the relay reads it. */
 export interface OutboxRow {
@@ -97,15 +97,4 @@ export function planBatch(
     (winner.op === 'upsert' ? plan.upserts : plan.deletes).push({ meiliId, winner, rows: list });
   }
   return plan;
-}
-
-/** Exponential backoff with ±20 % jitter: base · 2^(attempt-1), capped. */
-export function backoffMs(
-  attempt: number,
-  baseMs: number,
-  maxMs: number,
-  random = Math.random,
-): number {
-  const exp = Math.min(maxMs, baseMs * 2 ** Math.max(0, Math.min(attempt - 1, 30)));
-  return Math.round(exp * (0.8 + 0.4 * random()));
 }

@@ -85,3 +85,10 @@ export function sqlState(e: unknown): string | undefined {
   const code = (e as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
 }
+
+/**
+ * An `onDatabaseError` for background work: the failure as it is (the worker logs it and
+ * retries), where a request handler would turn it into its contract's error.
+ */
+export const asIs = (cause: unknown): Error =>
+  cause instanceof Error ? cause : new Error(String(cause));
