@@ -13,3 +13,4 @@ export * from './pg/listen';
 export * from './worker/wakeup';
 export * from './worker/backoff';
 export * from './worker/worker-loop';
+export * from './service-main';

@@ -13,7 +13,7 @@ import {
   type Metrics,
 } from '@hub/service-kit';
 import { FeedCache } from './cache/feed-cache';
-import { InvalidationListener } from './cache/invalidation';
+import { createInvalidationListener, type InvalidationListener } from './cache/invalidation';
 import type { FeedConfig } from './config';
 import type { FeedContext } from './domain/context';
 import { Authenticator } from './http/auth';
@@ -110,7 +110,9 @@ export function createApp(deps: FeedDeps): FeedApp {
   app.use(errorHandler(logger, negotiator));
 
   const listener =
-    deps.cache === false ? undefined : new InvalidationListener(config.databaseUrl, cache, logger);
+    deps.cache === false
+      ? undefined
+      : createInvalidationListener(config.databaseUrl, cache, logger);
   const ready = listener ? listener.start() : Promise.resolve();
   const stats = new FastPathStats(logger, metrics);
   const fast = deps.fastPath === false ? undefined : createFastPath(h, stats);

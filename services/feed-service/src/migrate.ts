@@ -1,22 +1,5 @@
-import path from 'node:path';
-import { ConfigReader, createLogger, runMigrations } from '@hub/service-kit';
+import { runMigrateCommand } from '@hub/service-kit';
+import { MIGRATIONS } from './migrations';
 
 /** `pnpm migrate`: applies pending migrations to DATABASE_URL and exits. */
-async function migrate() {
-  const r = new ConfigReader();
-  const databaseUrl = r.url('DATABASE_URL', { protocols: ['postgres', 'postgresql'] });
-  r.done('feed-service migrate');
-  const logger = createLogger('feed-service');
-  await runMigrations({
-    databaseUrl,
-    dir: path.join(__dirname, '..', 'migrations'),
-    table: 'feed_migrations',
-    logger,
-  });
-  logger.info('migrations applied');
-}
-
-migrate().catch((err) => {
-  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+runMigrateCommand('feed-service', MIGRATIONS);

@@ -66,7 +66,10 @@ export function listenToChannel(opts: ChannelListenerOptions): ChannelListener {
     if (!ping) return;
     pingTimer = setTimeout(() => {
       if (current !== conn) return;
-      const timeout = setTimeout(() => broken(new Error('listener ping timed out')), ping.timeoutMs);
+      const timeout = setTimeout(
+        () => broken(new Error('listener ping timed out')),
+        ping.timeoutMs,
+      );
       conn.client.query('SELECT 1').then(
         () => {
           clearTimeout(timeout);

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { FeedCategoryCode } from '@hub/contracts';
+import { asIs, inTransaction } from '@hub/service-kit';
 
 /** NOTIFY channel announcing changed feeds; the payload lists feed keys ("all,it"). */
 export const FEED_CHANGES_CHANNEL = 'feed_items_changed';
@@ -240,19 +241,8 @@ export class ItemsRepository {
     });
   }
 
-  private async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+  private inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, asIs, work);
   }
 }
 

@@ -1,0 +1,65 @@
+import type http from 'node:http';
+import type pg from 'pg';
+import { ConfigReader } from './config';
+import { createPool, runMigrations } from './db';
+import { createLogger, runMain, type Logger } from './logger';
+import { createMetrics, type Metrics } from './metrics';
+import { listenHost, serve } from './serve';
+
+export interface ServiceMigrations {
+  dir: string;
+  table: string;
+}
+
+/** What a service's start gives back: its request handler, and how to stop its own parts. */
+export interface RunningService {
+  handler: http.RequestListener;
+  /** stops workers, listeners and timers; the pool is ended after it */
+  close(): Promise<void>;
+}
+
+/**
+ * A service's process entry: config → migrations → pool → the service → listen (HOST,
+ * default every interface) → graceful shutdown on SIGTERM. A start-up failure is one JSON
+ * log line at error level, then exit 1.
+ */
+export function runService<C extends { databaseUrl: string; port: number }>(opts: {
+  name: string;
+  loadConfig(): C;
+  migrations: ServiceMigrations;
+  poolSize(config: C): number;
+  start(deps: { config: C; pool: pg.Pool; logger: Logger; metrics: Metrics }): RunningService;
+}): Promise<void> {
+  return runMain(opts.name, async (logger) => {
+    const config = opts.loadConfig();
+    await runMigrations({ databaseUrl: config.databaseUrl, ...opts.migrations, logger });
+    const pool = createPool(config.databaseUrl, opts.poolSize(config), logger);
+    const service = opts.start({ config, pool, logger, metrics: createMetrics(opts.name) });
+    await serve({
+      handler: service.handler,
+      port: config.port,
+      host: listenHost(),
+      logger,
+      close: async () => {
+        await service.close();
+        await pool.end();
+      },
+    });
+  });
+}
+
+/** A service's `pnpm migrate`: applies pending migrations to DATABASE_URL and exits. */
+export function runMigrateCommand(service: string, migrations: ServiceMigrations): void {
+  const migrate = async () => {
+    const reader = new ConfigReader();
+    const databaseUrl = reader.url('DATABASE_URL', { protocols: ['postgres', 'postgresql'] });
+    reader.done(`${service} migrate`);
+    const logger = createLogger(service);
+    await runMigrations({ databaseUrl, ...migrations, logger });
+    logger.info('migrations applied');
+  };
+  migrate().catch((err) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}
