@@ -1,0 +1,172 @@
+import { Writable } from 'node:stream';
+import { backoffMs } from '../src/worker/backoff';
+import { createWorkerLoop, drainWork } from '../src/worker/worker-loop';
+import { createLogger } from '../src/logger';
+
+/** A logger whose JSON lines are kept in `lines`. */
+function capture() {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+      done();
+    },
+  });
+  return { logger: createLogger('test', 'debug', stream), lines };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('worker loop', () => {
+  test('While a round says more is due, the next round starts at once; then the loop sleeps until woken', async () => {
+    const { logger } = capture();
+    let rounds = 0;
+    const loop = createWorkerLoop({
+      step: async () => ++rounds < 3,
+      pollIntervalMs: 60_000,
+      logger,
+      failureMessage: 'failed',
+    });
+    loop.start();
+    await sleep(50);
+    expect(rounds).toBe(3);
+    loop.wake();
+    await sleep(20);
+    expect(rounds).toBe(4);
+    await loop.stop();
+  });
+
+  test('A round that throws is logged at error level and the loop goes on', async () => {
+    const { logger, lines } = capture();
+    let rounds = 0;
+    const loop = createWorkerLoop({
+      step: async () => {
+        rounds++;
+        if (rounds === 1) throw new Error('boom');
+        return rounds < 2;
+      },
+      pollIntervalMs: 60_000,
+      logger,
+      failureMessage: 'the round failed',
+    });
+    loop.start();
+    await sleep(20);
+    loop.wake();
+    await sleep(20);
+    await loop.stop();
+    expect(rounds).toBeGreaterThanOrEqual(2);
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: 50, err: 'boom', msg: 'the round failed' }),
+    );
+  });
+
+  test('stop waits for the round in flight, and no round starts after it', async () => {
+    const { logger } = capture();
+    let finished = 0;
+    let started = 0;
+    const loop = createWorkerLoop({
+      step: async () => {
+        started++;
+        await sleep(50);
+        finished++;
+        return true;
+      },
+      pollIntervalMs: 10,
+      logger,
+      failureMessage: 'failed',
+    });
+    loop.start();
+    await sleep(10);
+    await loop.stop();
+    expect(finished).toBe(started);
+    await sleep(60);
+    expect(started).toBe(finished);
+  });
+
+  test('Several loops run rounds side by side', async () => {
+    const { logger } = capture();
+    let inFlight = 0;
+    let most = 0;
+    const loop = createWorkerLoop({
+      step: async () => {
+        most = Math.max(most, ++inFlight);
+        await sleep(20);
+        inFlight--;
+        return false;
+      },
+      loops: 3,
+      pollIntervalMs: 60_000,
+      logger,
+      failureMessage: 'failed',
+    });
+    loop.start();
+    await sleep(10);
+    await loop.stop();
+    expect(most).toBe(3);
+  });
+
+  test('Housekeeping runs at most once per interval, and its failure is logged at warn', async () => {
+    const { logger, lines } = capture();
+    let upkeeps = 0;
+    let rounds = 0;
+    const loop = createWorkerLoop({
+      step: async () => ++rounds < 5,
+      pollIntervalMs: 60_000,
+      logger,
+      failureMessage: 'failed',
+      housekeeping: {
+        everyMs: 60_000,
+        run: async () => {
+          upkeeps++;
+          throw new Error('disk full');
+        },
+        failureMessage: 'cleanup failed',
+      },
+    });
+    loop.start();
+    await sleep(30);
+    await loop.stop();
+    expect(rounds).toBe(5);
+    expect(upkeeps).toBe(1);
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: 40, err: 'disk full', msg: 'cleanup failed' }),
+    );
+  });
+});
+
+describe('drainWork', () => {
+  test('Rounds run until the work is empty', async () => {
+    let left = 5;
+    await drainWork({
+      step: async () => (left > 0 ? (left--, true) : false),
+      isEmpty: async () => left === 0,
+      timeoutMs: 1000,
+      what: 'jobs',
+    });
+    expect(left).toBe(0);
+  });
+
+  test('Work that never empties fails with "<what> not drained in time"', async () => {
+    await expect(
+      drainWork({
+        step: async () => false,
+        isEmpty: async () => false,
+        timeoutMs: 50,
+        what: 'thumbnail jobs',
+      }),
+    ).rejects.toThrow('thumbnail jobs not drained in time');
+  });
+});
+
+describe('backoffMs', () => {
+  test.each([
+    [1, 500],
+    [2, 1000],
+    [3, 2000],
+    [10, 60_000],
+  ])('Retry %i waits base · 2^(n-1) capped at the maximum (%i ms without jitter)', (n, ms) => {
+    expect(backoffMs(n, 500, 60_000, () => 0.5)).toBe(ms);
+    expect(backoffMs(n, 500, 60_000, () => 0)).toBe(Math.round(ms * 0.8));
+    expect(backoffMs(n, 500, 60_000, () => 1)).toBe(Math.round(ms * 1.2));
+  });
+});
