@@ -1,11 +1,7 @@
 import type { FeedCache } from '../cache/feed-cache';
 import type { FeedConfig } from '../config';
 import type { ItemsRepository } from '../store/items';
-
-/** Tells the WebSub hubs that these feed URLs changed, without waiting for them. */
-export interface HubNotifier {
-  announce(topics: readonly string[]): void;
-}
+import type { HubNotifier } from '../websub/hub-notifier';
 
 /** What the use cases need: settings, storage, the rendered-feed cache, the hubs and a clock. */
 export interface FeedContext {

@@ -1,5 +1,5 @@
 import type { Logger, Metrics } from '@hub/service-kit';
-import type { HubNotifier } from '../domain/context';
+import type { HubNotifier } from './hub-notifier';
 import { hubLabel } from './hub-label';
 import { pingMetrics, type PingMetrics } from './ping-metrics';
 import { backoffDelay, type PingPolicy } from './ping-policy';
