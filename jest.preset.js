@@ -14,6 +14,8 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!(\\.pnpm/)?(meilisearch)[@/])'],
   moduleNameMapper: {
     '^@hub/([a-z-]+)$': path.join(root, 'packages/$1/src'),
+    // @hub/client is ESM: its sources import each other as `./x.js`; jest reads the `.ts`.
+    '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   globalSetup: path.join(root, 'packages/testing/global-setup.js'),

@@ -1,10 +1,1 @@
-const preset = require('../../jest.preset.js');
-module.exports = {
-  ...preset,
-  rootDir: __dirname,
-  moduleNameMapper: {
-    ...preset.moduleNameMapper,
-    // @hub/client is ESM: its sources import each other as `./x.js`; jest reads the `.ts`.
-    '^(\\.{1,2}/.*)\\.js$': '$1',
-  },
-};
+module.exports = { ...require('../../jest.preset.js'), rootDir: __dirname };

@@ -1,5 +1,10 @@
 import { exactNumber, isIntegerText, parseJsonExact } from '../src/json/exact-json';
 
+/** parseJsonExact reads `text` as JSON.parse does. */
+function readsLikeJsonParse(text: string): void {
+  expect(parseJsonExact(text)).toEqual(JSON.parse(text));
+}
+
 describe('parseJsonExact', () => {
   it('Integers beyond 2^53 keep every digit as bigint', () => {
     expect(parseJsonExact('9223372036854775807')).toBe(9223372036854775807n);
@@ -14,8 +19,7 @@ describe('parseJsonExact', () => {
   });
 
   it('Negative numbers, fractions and exponents are numbers as JSON.parse reads them', () => {
-    const text = '[-1, -1.5, 1e3, 1E+3, 2.5e-3, -0.0, 1e400]';
-    expect(parseJsonExact(text)).toEqual(JSON.parse(text));
+    readsLikeJsonParse('[-1, -1.5, 1e3, 1E+3, 2.5e-3, -0.0, 1e400]');
   });
 
   it('Digits inside strings are text, not numbers', () => {
@@ -30,8 +34,7 @@ describe('parseJsonExact', () => {
   });
 
   it('Escapes in strings and keys decode as JSON.parse decodes them', () => {
-    const text = '{"k\\u00e9y":"\\ud83d\\ude00 \\n\\t\\/ 서울","\\"":1}';
-    expect(parseJsonExact(text)).toEqual(JSON.parse(text));
+    readsLikeJsonParse('{"k\\u00e9y":"\\ud83d\\ude00 \\n\\t\\/ 서울","\\"":1}');
   });
 
   it('Nested objects and arrays keep their shape and key order', () => {

@@ -141,13 +141,18 @@ describe('FeedClient', () => {
     await expect(feed.read()).rejects.toBeInstanceOf(UnexpectedResponseError);
   });
 
-  it('Publish POSTs the item as JSON and answers 201 with the item and its Location', async () => {
+  /** A client (token W) whose service answers a publish with `status`, STORED and its Location. */
+  function publishAnswered(status: number) {
     const fetch = fakeFetch({
-      status: 201,
+      status,
       body: JSON.stringify(STORED),
       headers: { Location: 'http://h/hub/contents/7' },
     });
-    const feed = new FeedClient({ baseUrl: 'http://h', token: 'W', fetch });
+    return { fetch, feed: new FeedClient({ baseUrl: 'http://h', token: 'W', fetch }) };
+  }
+
+  it('Publish POSTs the item as JSON and answers 201 with the item and its Location', async () => {
+    const { fetch, feed } = publishAnswered(201);
     const pubDate = new Date(Date.UTC(2026, 10, 23, 5, 26, 57));
     expect(await feed.publish({ ...ITEM, pubDate })).toEqual({
       status: 201,
@@ -168,12 +173,7 @@ describe('FeedClient', () => {
   });
 
   it('Publishing an item that is already stored answers 200, created false', async () => {
-    const fetch = fakeFetch({
-      status: 200,
-      body: JSON.stringify(STORED),
-      headers: { Location: 'http://h/hub/contents/7' },
-    });
-    const feed = new FeedClient({ baseUrl: 'http://h', token: 'W', fetch });
+    const { feed } = publishAnswered(200);
     expect(await feed.publish(ITEM)).toMatchObject({ status: 200, created: false });
   });
 

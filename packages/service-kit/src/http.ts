@@ -1,17 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Router } from 'express';
+import { errorText } from './error-text';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
+import { createRequestIds } from './request-id';
 
 declare module 'express-serve-static-core' {
   interface Request {
     id: string;
   }
 }
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Paths of the probes and the metrics scrape: asked every few seconds, so logged at debug. */
 export const PROBE_PATHS: readonly string[] = ['/healthz', '/readyz', '/metrics'];
@@ -21,10 +20,10 @@ export const PROBE_PATHS: readonly string[] = ['/healthz', '/readyz', '/metrics'
  * The line is at info, except for probe paths (`PROBE_PATHS`), which are logged at debug.
  */
 export function requestContext(logger: Logger, metrics?: Metrics): RequestHandler {
+  const ids = createRequestIds();
   return (req: Request, res: Response, next: NextFunction) => {
     const probe = PROBE_PATHS.includes(req.path);
-    const given = req.headers['x-request-id'];
-    req.id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    req.id = ids.for(req.headers['x-request-id']);
     res.setHeader('X-Request-Id', req.id);
     const start = process.hrtime.bigint();
     res.on('finish', () => {
@@ -73,8 +72,6 @@ export function operationsRouter(opts: {
   database: ReadinessCheck;
   readiness?: Record<string, ReadinessCheck>;
   metrics?: Metrics;
-  /** the service's OpenAPI document, served at /openapi.json */
-  openapi?: object;
   /** true once the process is shutting down; `serve` also marks such requests itself */
   draining?: () => boolean;
 }): Router {
@@ -89,7 +86,7 @@ export function operationsRouter(opts: {
           results[name] = 'ok';
         } catch (e) {
           ok = false;
-          results[name] = e instanceof Error ? e.message : String(e);
+          results[name] = errorText(e);
         }
       }),
     );
@@ -106,12 +103,6 @@ export function operationsRouter(opts: {
     const { ok, results } = await run({ database: opts.database, ...opts.readiness });
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready', checks: results });
   });
-  if (opts.openapi) {
-    const body = JSON.stringify(opts.openapi);
-    router.get('/openapi.json', (_req, res) => {
-      res.type('application/json; charset=utf-8').send(body);
-    });
-  }
   if (opts.metrics) {
     const { registry } = opts.metrics;
     router.get('/metrics', async (_req, res) => {

@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import type pg from 'pg';
 import { ConfigReader } from './config';
+import { errorText } from './error-text';
 import { createPool, runMigrations } from './db';
 import { createLogger, runMain, type Logger } from './logger';
 import { createMetrics, type Metrics } from './metrics';
@@ -59,7 +60,7 @@ export function runMigrateCommand(service: string, migrations: ServiceMigrations
     logger.info('migrations applied');
   };
   migrate().catch((err) => {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`${errorText(err)}\n`);
     process.exit(1);
   });
 }

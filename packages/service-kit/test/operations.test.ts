@@ -1,24 +1,15 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import express from 'express';
 import request from 'supertest';
 import { operationsRouter, requestContext } from '../src/http';
 import { createLogger } from '../src/logger';
 import { serve } from '../src/serve';
+import { captureLogs } from './capture-logs';
 
-/** A logger at debug whose JSON lines are kept in `lines`. */
-function capture(level = 'debug') {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l));
-      done();
-    },
-  });
-  return { logger: createLogger('test', level, stream), lines };
-}
+/** A logger (at debug unless given) whose JSON lines are kept in `lines`. */
+const capture = (level = 'debug') => captureLogs('test', level);
 
 const failingDatabase = () => Promise.reject(new Error('connection refused'));
 

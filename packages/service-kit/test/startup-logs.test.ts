@@ -1,33 +1,18 @@
-import { Writable } from 'node:stream';
 import { ConfigReader } from '../src/config';
 import { createPool } from '../src/db';
-import { createLogger, runMain } from '../src/logger';
+import { createLogger } from '../src/logger';
 import { listenHost } from '../src/serve';
+import { captureLogs, runMainLogged } from './capture-logs';
 
-function capture(level: string) {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l));
-      done();
-    },
-  });
-  return { logger: createLogger('svc', level, stream), lines };
-}
+const capture = (level: string) => captureLogs('svc', level);
 
 test('When start-up fails on configuration, runMain writes one JSON line at error level with every problem, then exits 1', async () => {
-  const { logger, lines } = capture('info');
-  let code = -1;
-  await runMain(
-    'svc',
-    async () => {
-      const r = new ConfigReader({ PORT: 'abc' });
-      r.int('PORT');
-      r.string('DATABASE_URL');
-      r.done('svc');
-    },
-    { logger, exit: (c) => (code = c) },
-  );
+  const { code, lines } = await runMainLogged('info', async () => {
+    const r = new ConfigReader({ PORT: 'abc' });
+    r.int('PORT');
+    r.string('DATABASE_URL');
+    r.done('svc');
+  });
   expect(code).toBe(1);
   expect(lines).toHaveLength(1);
   const line = lines[0]! as {
@@ -46,15 +31,9 @@ test('When start-up fails on configuration, runMain writes one JSON line at erro
 });
 
 test('When LOG_LEVEL is silent, a start-up failure is still written at error level', async () => {
-  const { logger, lines } = capture('silent');
-  let code = -1;
-  await runMain(
-    'svc',
-    async () => {
-      throw new Error('listen EADDRINUSE: address already in use 0.0.0.0:8080');
-    },
-    { logger, exit: (c) => (code = c) },
-  );
+  const { code, lines } = await runMainLogged('silent', async () => {
+    throw new Error('listen EADDRINUSE: address already in use 0.0.0.0:8080');
+  });
   expect(code).toBe(1);
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatchObject({ level: 50, msg: 'start-up failed' });
@@ -62,9 +41,7 @@ test('When LOG_LEVEL is silent, a start-up failure is still written at error lev
 });
 
 test('When start-up succeeds, runMain logs nothing and does not exit', async () => {
-  const { logger, lines } = capture('info');
-  let code = -1;
-  await runMain('svc', async () => undefined, { logger, exit: (c) => (code = c) });
+  const { code, lines } = await runMainLogged('info', async () => undefined);
   expect(code).toBe(-1);
   expect(lines).toEqual([]);
 });

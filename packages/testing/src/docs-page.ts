@@ -1,7 +1,7 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './chromium';
+import { listen } from './listen';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -65,19 +65,17 @@ export async function readDocsPagesOf(
   handler: http.RequestListener,
   paths: string[],
 ): Promise<Array<{ url: string; page: RenderedDocs }>> {
-  const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await listen(handler);
   const browser = await launchChromium();
   try {
     const out: Array<{ url: string; page: RenderedDocs }> = [];
     for (const path of paths) {
-      const url = `${base}${path}`;
+      const url = `${server.url}${path}`;
       out.push({ url, page: await readDocsPage(browser, url) });
     }
     return out;
   } finally {
     await browser.close();
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
   }
 }

@@ -368,13 +368,13 @@ async function main() {
 
 /** Authenticator.verify on tokens it has never seen, in this process (one core). */
 function verifyRate(log) {
-  const { Authenticator } = require(dist('http/auth.js'));
+  const { createAuthenticator } = require(dist('http/auth.js'));
   const { loadConfig } = require(dist('config.js'));
   const config = loadConfig({
     DATABASE_URL: 'postgres://unused/unused',
     FEED_JWT_SECRET: SECRET,
   });
-  const auth = new Authenticator(config.jwt);
+  const auth = createAuthenticator(config.jwt);
   const tokens = Array.from({ length: NEW_TOKENS_IN_PROCESS }, newReaderToken);
   for (const t of tokens.slice(0, 1000)) auth.verify(t); // warm-up (then remembered)
   const todo = tokens.slice(1000);
@@ -398,15 +398,20 @@ async function renderTimings() {
   const dbUrl = process.env.BENCH_DB;
   const pool = require('@hub/service-kit').createPool(dbUrl, 2);
   const { loadConfig } = require(dist('config.js'));
-  const { ItemsRepository } = require(dist('store/items.js'));
-  const { FeedCache } = require(dist('cache/feed-cache.js'));
+  const { createItemsRepository } = require(dist('store/items.js'));
+  const { createFeedCache } = require(dist('cache/feed-cache.js'));
   const { renderFromStore } = require(dist('domain/read-feed.js'));
   const config = loadConfig({
     DATABASE_URL: dbUrl,
     FEED_JWT_SECRET: process.env.BENCH_SECRET,
     FEED_BASE_URL: 'https://feed.example.com',
   });
-  const ctx = { config, items: new ItemsRepository(pool), cache: new FeedCache(), clock: Date.now };
+  const ctx = {
+    config,
+    items: createItemsRepository(pool),
+    cache: createFeedCache(),
+    clock: Date.now,
+  };
   const pct = (list, p) => {
     const sorted = [...list].sort((a, b) => a - b);
     return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)].toFixed(2);

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import express from 'express';
@@ -7,25 +6,27 @@ import {
   createLogger,
   createMetrics,
   docsRouter,
+  openApiRouter,
   operationsRouter,
+  readOpenApiFile,
   requestContext,
   type Logger,
   type Metrics,
 } from '@hub/service-kit';
-import { FeedCache } from './cache/feed-cache';
+import { createFeedCache } from './cache/feed-cache';
 import { createInvalidationListener, type InvalidationListener } from './cache/invalidation';
 import type { FeedConfig } from './config';
 import type { FeedContext } from './domain/context';
-import { Authenticator } from './http/auth';
+import { createAuthenticator } from './http/auth';
 import type { HttpContext } from './http/context';
 import { errorHandler, notFoundHandler } from './http/errors';
 import { createFastPath } from './http/fast-path';
-import { FastPathStats } from './http/fast-path-stats';
-import { FeedResponder } from './http/feed-response';
-import { Negotiator } from './http/negotiation';
+import { createFastPathStats, type FastPathStats } from './http/fast-path-stats';
+import { createFeedResponder } from './http/feed-response';
+import { createNegotiator } from './http/negotiation';
 import { feedRoutes } from './http/routes';
-import { ItemsRepository } from './store/items';
-import { HubPinger } from './websub/hub-pinger';
+import { createItemsRepository } from './store/items';
+import { createHubPinger, type HubPinger } from './websub/hub-pinger';
 import { DEFAULT_PING_POLICY, type PingPolicy } from './websub/ping-policy';
 
 export interface FeedDeps {
@@ -65,8 +66,8 @@ export function createApp(deps: FeedDeps): FeedApp {
   const metrics = deps.metrics ?? createMetrics('feed-service');
   const clock = deps.clock ?? Date.now;
 
-  const cache = new FeedCache(clock);
-  const websub = new HubPinger(
+  const cache = createFeedCache(clock);
+  const websub = createHubPinger(
     config.websubHubs,
     { ...DEFAULT_PING_POLICY, ...deps.websub },
     logger,
@@ -74,17 +75,17 @@ export function createApp(deps: FeedDeps): FeedApp {
   );
   const domain: FeedContext = {
     config,
-    items: new ItemsRepository(pool),
+    items: createItemsRepository(pool),
     cache,
     hubs: websub,
     clock,
   };
-  const negotiator = new Negotiator(config.vendor);
-  const h: HttpContext = {
+  const negotiator = createNegotiator(config.vendor);
+  const httpContext: HttpContext = {
     domain,
-    auth: new Authenticator(config.jwt, clock),
+    auth: createAuthenticator(config.jwt, clock),
     negotiator,
-    responder: new FeedResponder(negotiator, config.cacheMaxAge),
+    responder: createFeedResponder(negotiator, config.cacheMaxAge),
   };
 
   const app = express();
@@ -94,18 +95,10 @@ export function createApp(deps: FeedDeps): FeedApp {
   app.set('case sensitive routing', true);
   app.use(requestContext(logger, metrics));
   app.use(operationsRouter({ database: () => pool.query('SELECT 1'), metrics }));
-  const openapi = readOpenApi();
-  if (openapi) {
-    app.get('/openapi.json', (_req, res) => {
-      res.writeHead(200, {
-        'Content-Type': 'application/json;charset=utf-8',
-        'Content-Length': String(openapi.length),
-      });
-      res.end(openapi);
-    });
-  }
+  // served as is (no token) when the package has one
+  app.use(openApiRouter(readOpenApiFile(path.join(__dirname, '..'))));
   app.use(docsRouter({ title: 'feed-service' }));
-  app.use(feedRoutes(h));
+  app.use(feedRoutes(httpContext));
   app.use(notFoundHandler);
   app.use(errorHandler(logger, negotiator));
 
@@ -114,8 +107,8 @@ export function createApp(deps: FeedDeps): FeedApp {
       ? undefined
       : createInvalidationListener(config.databaseUrl, cache, logger);
   const ready = listener ? listener.start() : Promise.resolve();
-  const stats = new FastPathStats(logger, metrics);
-  const fast = deps.fastPath === false ? undefined : createFastPath(h, stats);
+  const stats = createFastPathStats(logger, metrics);
+  const fast = deps.fastPath === false ? undefined : createFastPath(httpContext, stats);
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (fast?.(req, res)) return;
@@ -123,7 +116,7 @@ export function createApp(deps: FeedDeps): FeedApp {
   };
   return Object.assign(handler, {
     express: app,
-    context: h,
+    context: httpContext,
     fastPathStats: stats,
     listener,
     ready,
@@ -133,13 +126,4 @@ export function createApp(deps: FeedDeps): FeedApp {
       await Promise.all([listener?.close(), websub.close()]);
     },
   });
-}
-
-/** openapi/openapi.json next to src/ and dist/, served as is (no token) when present. */
-function readOpenApi(): Buffer | undefined {
-  try {
-    return fs.readFileSync(path.join(__dirname, '..', 'openapi', 'openapi.json'));
-  } catch {
-    return undefined;
-  }
 }

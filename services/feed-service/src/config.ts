@@ -1,5 +1,11 @@
 import { createPublicKey, createSecretKey, type KeyObject } from 'node:crypto';
-import { FEED_DEFAULT_VENDOR, FEED_DEFAULTS } from '@hub/contracts';
+import {
+  defaultItemAuthor,
+  FEED_CHANNEL_FIELDS,
+  FEED_DEFAULT_VENDOR,
+  FEED_DEFAULTS,
+  type FeedFieldName,
+} from '@hub/contracts';
 import { ConfigReader } from '@hub/service-kit';
 
 /** Algorithms a token may be signed with; `none` is never one of them. */
@@ -30,13 +36,14 @@ export interface JwtConfig {
   audience?: string;
 }
 
-export interface ChannelConfig {
-  title: string;
-  link: string;
-  description: string;
-  language: string;
-  copyright: string;
-}
+/**
+ * The channel's settings: the text fields of the spec's channel table but lastBuildDate, which
+ * each response sets (render/view.ts adds it back for ChannelView).
+ */
+export type ChannelConfig = Omit<
+  Record<FeedFieldName<typeof FEED_CHANNEL_FIELDS, 'String'>, string>,
+  'lastBuildDate'
+>;
 
 export interface FeedConfig {
   port: number;
@@ -106,7 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): FeedConfig {
     baseUrl,
     vendor,
     channel,
-    defaultAuthor: `${email} (${provider})`,
+    defaultAuthor: defaultItemAuthor(email, provider),
     cacheMaxAge,
     websubHubs,
   };

@@ -1,26 +1,21 @@
 import { generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import type { TestDatabase } from '@hub/testing';
+import type { FeedApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import {
-  ACCEPT_JSON,
-  ACCEPT_XML,
-  getFeed,
-  makeApp,
-  READ_TOKEN,
-  SECRET,
-  token,
-  useDatabase,
-} from './helpers';
+import { makeApp, useDatabase } from './helpers/harness';
+import { ACCEPT_JSON, ACCEPT_XML, getFeed } from './helpers/requests';
+import { READ_TOKEN, SECRET, token } from './helpers/tokens';
 
-let db: TestDatabase;
-useDatabase((opened) => (db = opened));
+const db = useDatabase();
 
 function b64(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
 const now = () => Math.floor(Date.now() / 1000);
+/** GET /hub/contents as JSON with this token. */
+const readAll = (app: FeedApp, bearer: string) =>
+  getFeed(app, '/hub/contents', ACCEPT_JSON, bearer);
 
 function expect401(res: request.Response, reason?: RegExp) {
   expect(res.status).toBe(401);
@@ -42,8 +37,8 @@ describe('401 on the read paths', () => {
 
   test('When the token is malformed, GET /hub/contents answers 401', async () => {
     const app = await makeApp(db);
-    expect401(await getFeed(app, '/hub/contents', ACCEPT_JSON, 'not-a-jwt'), /malformed token/);
-    expect401(await getFeed(app, '/hub/contents', ACCEPT_JSON, 'a.b.c'), /malformed token/);
+    expect401(await readAll(app, 'not-a-jwt'), /malformed token/);
+    expect401(await readAll(app, 'a.b.c'), /malformed token/);
     expect401(
       await request(app)
         .get('/hub/contents')
@@ -61,33 +56,20 @@ describe('401 on the read paths', () => {
 
   test('When the token has expired, GET /hub/contents answers 401', async () => {
     const app = await makeApp(db);
-    const res = await getFeed(
-      app,
-      '/hub/contents',
-      ACCEPT_JSON,
-      token({ payload: { exp: now() - 10 }, noExp: true }),
-    );
+    const res = await readAll(app, token({ payload: { exp: now() - 10 }, noExp: true }));
     expect401(res, /token expired/);
     expect(res.headers['www-authenticate']).toContain('error="invalid_token"');
   });
 
   test('When the token is not valid before a future nbf, GET /hub/contents answers 401', async () => {
     const app = await makeApp(db);
-    expect401(
-      await getFeed(app, '/hub/contents', ACCEPT_JSON, token({ notBefore: 3600 })),
-      /not yet valid/,
-    );
+    expect401(await readAll(app, token({ notBefore: 3600 })), /not yet valid/);
   });
 
   test('When the token is signed with another secret, GET /hub/contents answers 401', async () => {
     const app = await makeApp(db);
     expect401(
-      await getFeed(
-        app,
-        '/hub/contents',
-        ACCEPT_JSON,
-        token({ secret: 'another-secret-another-secret-another' }),
-      ),
+      await readAll(app, token({ secret: 'another-secret-another-secret-another' })),
       /invalid signature/,
     );
   });
@@ -95,18 +77,18 @@ describe('401 on the read paths', () => {
   test('When the token says alg none (unsigned), GET /hub/contents answers 401', async () => {
     const app = await makeApp(db);
     const unsigned = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: 'x', scope: 'hub:read hub:write', exp: now() + 3600 })}.`;
-    expect401(await getFeed(app, '/hub/contents', ACCEPT_JSON, unsigned));
+    expect401(await readAll(app, unsigned));
   });
 
   test('When the token uses an algorithm that is not pinned (HS512), GET /hub/contents answers 401', async () => {
     const app = await makeApp(db);
     const hs512 = jwt.sign({ scope: 'hub:read' }, SECRET, { algorithm: 'HS512', expiresIn: 60 });
-    expect401(await getFeed(app, '/hub/contents', ACCEPT_JSON, hs512), /algorithm not allowed/);
+    expect401(await readAll(app, hs512), /algorithm not allowed/);
   });
 
   test('When the token has no exp, GET /hub/contents answers 401', async () => {
     const app = await makeApp(db);
-    expect401(await getFeed(app, '/hub/contents', ACCEPT_JSON, token({ noExp: true })), /no exp/);
+    expect401(await readAll(app, token({ noExp: true })), /no exp/);
   });
 
   test('When an issuer and audience are configured, tokens with a wrong or missing iss/aud get 401 and matching ones 200', async () => {
@@ -115,33 +97,17 @@ describe('401 on the read paths', () => {
       FEED_JWT_AUDIENCE: 'hub-feed',
     });
     expect401(
-      await getFeed(
-        app,
-        '/hub/contents',
-        ACCEPT_JSON,
-        token({ issuer: 'https://evil.example.com', audience: 'hub-feed' }),
-      ),
+      await readAll(app, token({ issuer: 'https://evil.example.com', audience: 'hub-feed' })),
       /wrong issuer/,
     );
     expect401(
-      await getFeed(
-        app,
-        '/hub/contents',
-        ACCEPT_JSON,
-        token({ issuer: 'https://issuer.example.com', audience: 'other' }),
-      ),
+      await readAll(app, token({ issuer: 'https://issuer.example.com', audience: 'other' })),
       /wrong audience/,
     );
-    expect401(await getFeed(app, '/hub/contents', ACCEPT_JSON, token()));
+    expect401(await readAll(app, token()));
     expect(
-      (
-        await getFeed(
-          app,
-          '/hub/contents',
-          ACCEPT_JSON,
-          token({ issuer: 'https://issuer.example.com', audience: 'hub-feed' }),
-        )
-      ).status,
+      (await readAll(app, token({ issuer: 'https://issuer.example.com', audience: 'hub-feed' })))
+        .status,
     ).toBe(200);
   });
 
@@ -201,11 +167,11 @@ describe('where the token may be', () => {
     const t = token({ expiresIn: 60 });
     const verify = jest.spyOn(jwt, 'verify');
     try {
-      expect((await getFeed(app, '/hub/contents', ACCEPT_JSON, t)).status).toBe(200);
-      expect((await getFeed(app, '/hub/contents', ACCEPT_JSON, t)).status).toBe(200);
+      expect((await readAll(app, t)).status).toBe(200);
+      expect((await readAll(app, t)).status).toBe(200);
       expect(verify).toHaveBeenCalledTimes(1);
       clock += 61_000; // past exp: the remembered verification no longer counts
-      expect401(await getFeed(app, '/hub/contents', ACCEPT_JSON, t), /token expired/);
+      expect401(await readAll(app, t), /token expired/);
     } finally {
       verify.mockRestore();
     }
@@ -221,10 +187,10 @@ describe('asymmetric keys', () => {
       FEED_JWT_PUBLIC_KEY: pem.replace(/\n/g, '\\n'),
     });
     const good = jwt.sign({ scope: 'hub:read' }, privateKey, { algorithm: 'RS256', expiresIn: 60 });
-    expect((await getFeed(app, '/hub/contents', ACCEPT_JSON, good)).status).toBe(200);
+    expect((await readAll(app, good)).status).toBe(200);
     // HS256 signed with the public key as the secret: the classic algorithm confusion
     const confused = jwt.sign({ scope: 'hub:read', exp: now() + 60 }, pem, { algorithm: 'HS256' });
-    expect401(await getFeed(app, '/hub/contents', ACCEPT_JSON, confused));
+    expect401(await readAll(app, confused));
   });
 
   test('When FEED_JWT_PUBLIC_KEY holds an EC P-256 key, ES256 tokens are accepted', async () => {
@@ -236,7 +202,7 @@ describe('asymmetric keys', () => {
       FEED_JWT_ALGORITHMS: 'ES256',
     });
     const good = jwt.sign({ scope: 'hub:read' }, privateKey, { algorithm: 'ES256', expiresIn: 60 });
-    expect((await getFeed(app, '/hub/contents', ACCEPT_JSON, good)).status).toBe(200);
+    expect((await readAll(app, good)).status).toBe(200);
   });
 
   test('When the JWT settings are inconsistent, loadConfig names each problem', () => {

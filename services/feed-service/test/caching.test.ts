@@ -1,29 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import type { TestDatabase } from '@hub/testing';
 import { LISTENER_APPLICATION_NAME } from '../src/cache/invalidation';
 import type { FeedApp } from '../src/app';
 import { renderFromStore } from '../src/domain/read-feed';
-import {
-  ACCEPT_JSON,
-  ACCEPT_XML,
-  getFeed,
-  item,
-  makeApp,
-  publish,
-  READ_TOKEN,
-  settled,
-  token,
-  until,
-  useDatabase,
-} from './helpers';
+import { makeApp, settled, until, useDatabase } from './helpers/harness';
+import { ACCEPT_JSON, ACCEPT_XML, getFeed, item, publish } from './helpers/requests';
+import { READ_TOKEN, token } from './helpers/tokens';
 
-let db: TestDatabase;
-useDatabase((opened) => (db = opened));
-beforeEach(async () => {
-  await db.pool.query('TRUNCATE feed_items, feed_state');
-});
+const db = useDatabase({ emptyEachTest: true });
 
 const titles = (res: request.Response) =>
   (res.body.channel.item as { title: string }[]).map((i) => i.title);

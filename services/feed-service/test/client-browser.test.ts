@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { transformSync } from '@swc/core';
 import { FEED_CATEGORY_CODES, FEED_ERRORS } from '@hub/contracts';
-import { chromiumMissing, launchChromium, type TestDatabase } from '@hub/testing';
-import { makeApp, READ_TOKEN, useDatabase, WRITE_TOKEN } from './helpers';
+import { chromiumMissing, launchChromium } from '@hub/testing';
+import { serveApp, useDatabase } from './helpers/harness';
+import { READ_TOKEN, WRITE_TOKEN } from './helpers/tokens';
 
 const CHROMIUM_SKIP = chromiumMissing();
 const browserTest = CHROMIUM_SKIP ? test.skip : test;
@@ -80,32 +79,16 @@ interface BrowserRun {
   fetches: string[];
 }
 
-/** The feed-service on a real port, with FEED_BASE_URL = the address the page calls it by. */
-async function serve(db: TestDatabase): Promise<{ url: string; close(): void }> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const app = await makeApp(db, { FEED_BASE_URL: FEED_BASE });
-  server.on('request', app);
-  return {
-    url,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
-}
-
 /** The client's module as the page has it (types only: it is loaded by the page). */
 type ClientModule = typeof import('@hub/client', { with: { 'resolution-mode': 'import' } });
 
-let db!: TestDatabase;
-useDatabase((d) => (db = d));
+const db = useDatabase();
 
 browserTest(
   `When the client runs in a browser, it publishes, reads, revalidates with If-None-Match and throws the contract's typed error${CHROMIUM_SKIP ?? ''}`,
   async () => {
-    const service = await serve(db);
+    // FEED_BASE_URL = the address the page calls the service by
+    const service = await serveApp(db, { FEED_BASE_URL: FEED_BASE });
     const browser = await launchChromium();
     try {
       const page = await browser.newPage();
@@ -287,7 +270,7 @@ browserTest(
       ]);
     } finally {
       await browser.close();
-      service.close();
+      await service.close();
     }
   },
 );

@@ -1,58 +1,23 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import type { FeedClient } from '@hub/client' with { 'resolution-mode': 'import' };
 import { FEED_ERRORS } from '@hub/contracts';
-import type { TestDatabase } from '@hub/testing';
-import type { FeedApp } from '../src/app';
-import { item, makeApp, READ_TOKEN, token, useDatabase, WRITE_TOKEN } from './helpers';
+import { runClientReadme } from '@hub/testing';
+import { serveApp, useDatabase } from './helpers/harness';
+import { item, TYPE_JSON as JSON_TYPE, TYPE_XML as XML_TYPE } from './helpers/requests';
+import { READ_TOKEN, token, WRITE_TOKEN } from './helpers/tokens';
 
 // The client is ESM: loaded with import() (jest maps it to its TypeScript sources).
 type ClientModule = typeof import('@hub/client', { with: { 'resolution-mode': 'import' } });
 const loadClient = (): Promise<ClientModule> => import('@hub/client');
 
-/** The README runner of the client (packages/client/test/readme-examples.ts), loaded by path. */
-interface ReadmeRunner {
-  readmeExamples(tag: 'feed' | 'search'): string;
-  expectedOutput(code: string): string[];
-  runExamples(
-    code: string,
-    run: { client: unknown; env: Record<string, string>; addresses: Record<string, string> },
-  ): Promise<string[]>;
-}
-const README_RUNNER = path.join(__dirname, '../../../packages/client/test/readme-examples');
-const loadReadme = () => import(README_RUNNER) as Promise<ReadmeRunner>;
-
-const JSON_TYPE = 'application/vnd.vendor.resource-1.0+json;charset=utf-8';
-const XML_TYPE = 'application/vnd.vendor.resource-1.0+xml;charset=utf-8';
-
-/** The feed-service on a real port of this machine, with FEED_BASE_URL = its address. */
-async function serve(db: TestDatabase): Promise<{ url: string; app: FeedApp; close(): void }> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const app = await makeApp(db, { FEED_BASE_URL: url });
-  server.on('request', app);
-  return {
-    url,
-    app,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
-}
-
 describe('feed-service through @hub/client', () => {
-  let db!: TestDatabase;
-  useDatabase((d) => (db = d));
+  const db = useDatabase();
   let lib!: ClientModule;
-  let service!: Awaited<ReturnType<typeof serve>>;
+  let service!: Awaited<ReturnType<typeof serveApp>>;
   let writer!: FeedClient;
   let reader!: FeedClient;
   beforeAll(async () => {
     lib = await loadClient();
-    service = await serve(db);
+    service = await serveApp(db);
     writer = new lib.FeedClient({ baseUrl: service.url, token: WRITE_TOKEN });
     reader = new lib.FeedClient({ baseUrl: service.url, token: READ_TOKEN });
   });
@@ -89,10 +54,7 @@ describe('feed-service through @hub/client', () => {
     const error = await writer.publish(other).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(lib.FeedLinkConflictError);
     expect(error).toMatchObject({
-      status: 409,
-      code: 'linkConflict',
-      text: FEED_ERRORS.linkConflict.text,
-      message: FEED_ERRORS.linkConflict.text,
+      ...answered(409, 'linkConflict'),
       location: a.location,
       body: JSON.stringify({ error: { status: 409, message: FEED_ERRORS.linkConflict.text } }),
     });
@@ -170,13 +132,7 @@ describe('feed-service through @hub/client', () => {
     await expect(writer.delete(p.item.id)).resolves.toBeUndefined();
     const error = await writer.delete(p.item.id).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(lib.FeedError);
-    expect(error).toMatchObject({
-      status: 404,
-      code: 'notFound',
-      text: FEED_ERRORS.notFound.text,
-      message: FEED_ERRORS.notFound.text,
-      detail: undefined,
-    });
+    expect(error).toMatchObject({ ...answered(404, 'notFound'), detail: undefined });
   });
 
   it('A token without hub:write cannot publish: FeedError 403 of FEED_ERRORS.forbidden', async () => {
@@ -213,26 +169,28 @@ describe('feed-service through @hub/client', () => {
 });
 
 describe('The client README examples (feed) run against the feed-service', () => {
-  let db!: TestDatabase;
-  useDatabase((d) => (db = d));
+  const db = useDatabase();
 
   it('Every feed example runs and prints what its comment says', async () => {
-    const service = await serve(db);
+    const service = await serveApp(db);
     try {
-      const readme = await loadReadme();
-      const code = readme.readmeExamples('feed');
-      const printed = await readme.runExamples(code, {
+      const { printed, expected } = await runClientReadme('feed', {
         client: await loadClient(),
         env: { FEED_TOKEN: WRITE_TOKEN },
         addresses: { 'http://127.0.0.1:8080': service.url },
       });
-      expect(printed).toEqual(readme.expectedOutput(code));
+      expect(printed).toEqual(expected);
       expect(printed.length).toBeGreaterThanOrEqual(8);
     } finally {
-      service.close();
+      await service.close();
     }
   });
 });
+
+/** A FeedError's status, code, and text and message: the text of that FEED_ERRORS row. */
+function answered(status: number, code: keyof typeof FEED_ERRORS) {
+  return { status, code, text: FEED_ERRORS[code].text, message: FEED_ERRORS[code].text };
+}
 
 function baseItem() {
   return {

@@ -1,10 +1,8 @@
 import request from 'supertest';
-import type { TestDatabase } from '@hub/testing';
 import { loadConfig } from '../src/config';
-import { makeApp, useDatabase } from './helpers';
+import { makeApp, useDatabase } from './helpers/harness';
 
-let db: TestDatabase;
-useDatabase((opened) => (db = opened));
+const db = useDatabase();
 
 test('When the process can serve, GET /healthz answers 200 without checking dependencies; /readyz checks the database', async () => {
   const app = await makeApp(db);

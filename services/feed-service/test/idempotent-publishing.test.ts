@@ -1,17 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import request from 'supertest';
 import { FEED_ERRORS } from '@hub/contracts';
 import { runMigrations } from '@hub/service-kit';
-import { createTestDatabase, type TestDatabase } from '@hub/testing';
-import { BASE_URL, getFeed, item, makeApp, publish, useDatabase, WRITE_TOKEN } from './helpers';
+import { createTestDatabase } from '@hub/testing';
+import { BASE_URL, makeApp, useDatabase } from './helpers/harness';
+import { getFeed, item, publish, put } from './helpers/requests';
 
-let db: TestDatabase;
-useDatabase((opened) => (db = opened));
-beforeEach(async () => {
-  await db.pool.query('TRUNCATE feed_items, feed_state');
-});
+const db = useDatabase({ emptyEachTest: true });
 
 const MIGRATIONS = path.join(__dirname, '..', 'migrations');
 const conflict = FEED_ERRORS.linkConflict;
@@ -20,14 +16,6 @@ const location = (id: string) => `${BASE_URL}/hub/contents/${id}`;
 async function rows(): Promise<{ id: string; link: string; title: string }[]> {
   return (await db.pool.query('SELECT id::text, link, title FROM feed_items ORDER BY id')).rows;
 }
-function put(app: Parameters<typeof request>[0], id: string, body: unknown) {
-  return request(app)
-    .put(`/hub/contents/${id}`)
-    .set('Authorization', `Bearer ${WRITE_TOKEN}`)
-    .set('Content-Type', 'application/json')
-    .send(JSON.stringify(body));
-}
-
 describe('the link identifies an item', () => {
   test('When the same item is posted again (a retry), POST answers 200 with the existing item and its Location, and the feed holds it once', async () => {
     const app = await makeApp(db);

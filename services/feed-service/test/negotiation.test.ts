@@ -1,19 +1,9 @@
 import request from 'supertest';
-import type { TestDatabase } from '@hub/testing';
-import {
-  ACCEPT_JSON,
-  ACCEPT_XML,
-  getFeed,
-  makeApp,
-  READ_TOKEN,
-  TYPE_JSON,
-  TYPE_XML,
-  useDatabase,
-  WRITE_TOKEN,
-} from './helpers';
+import { makeApp, useDatabase } from './helpers/harness';
+import { ACCEPT_JSON, ACCEPT_XML, getFeed, TYPE_JSON, TYPE_XML, write } from './helpers/requests';
+import { READ_TOKEN, WRITE_TOKEN } from './helpers/tokens';
 
-let db: TestDatabase;
-useDatabase((opened) => (db = opened));
+const db = useDatabase();
 
 describe('Accept and versions', () => {
   test('When the vendor 1.0 type is asked for, the answer carries that media type with charset=utf-8 and Vary: Accept', async () => {
@@ -172,11 +162,7 @@ describe('paths and methods', () => {
       expect(res.status).toBeLessThan(500);
       expect(res.body.error.status).toBe(res.status);
     }
-    const put = await request(app)
-      .put('/hub/contents/%E0%A4%A')
-      .set('Authorization', `Bearer ${WRITE_TOKEN}`)
-      .set('Content-Type', 'application/json')
-      .send('{}');
+    const put = await write(app, 'put', '/hub/contents/%E0%A4%A', '{}');
     expect(put.status).toBeLessThan(500);
   });
 

@@ -1,29 +1,15 @@
 import request from 'supertest';
-import { openApiChecker, type TestDatabase } from '@hub/testing';
+import { openApiChecker } from '@hub/testing';
 import type { FeedApp } from '../src/app';
-import {
-  ACCEPT_JSON,
-  ACCEPT_XML,
-  closeApps,
-  makeApp,
-  openDatabase,
-  READ_TOKEN,
-  WRITE_TOKEN,
-} from './helpers';
+import { makeApp, useDatabase } from './helpers/harness';
+import { ACCEPT_JSON, ACCEPT_XML } from './helpers/requests';
+import { READ_TOKEN, WRITE_TOKEN } from './helpers/tokens';
 
 const OPENAPI = require('../openapi/openapi.json') as Record<string, unknown>;
 const check = openApiChecker(OPENAPI);
-let db: TestDatabase;
+const db = useDatabase();
 let app: FeedApp;
-
-beforeAll(async () => {
-  db = await openDatabase();
-  app = await makeApp(db);
-});
-afterAll(async () => {
-  await closeApps();
-  await db.drop();
-});
+beforeAll(async () => (app = await makeApp(db)));
 
 const item = {
   title: '서울 맛집',

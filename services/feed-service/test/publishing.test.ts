@@ -1,40 +1,16 @@
 import { DOMParser } from '@xmldom/xmldom';
 import request from 'supertest';
-import type { TestDatabase } from '@hub/testing';
 import { ITEM_LIMITS } from '../src/domain/item-input';
 import { parsePubDate } from '../src/domain/dates';
-import {
-  BASE_URL,
-  getFeed,
-  item,
-  makeApp,
-  publish,
-  READ_TOKEN,
-  TYPE_JSON,
-  useDatabase,
-  WRITE_TOKEN,
-} from './helpers';
+import { BASE_URL, makeApp, useDatabase } from './helpers/harness';
+import { del, getFeed, item, publish, put, TYPE_JSON, write } from './helpers/requests';
+import { READ_TOKEN, WRITE_TOKEN } from './helpers/tokens';
 
-let db: TestDatabase;
-useDatabase((opened) => (db = opened));
-beforeEach(async () => {
-  await db.pool.query('TRUNCATE feed_items, feed_state');
-});
+const db = useDatabase({ emptyEachTest: true });
 
 async function count(): Promise<number> {
   const { rows } = await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM feed_items');
   return Number(rows[0]!.n);
-}
-
-function put(app: Parameters<typeof request>[0], id: string, body: unknown, bearer = WRITE_TOKEN) {
-  return request(app)
-    .put(`/hub/contents/${id}`)
-    .set('Authorization', `Bearer ${bearer}`)
-    .set('Content-Type', 'application/json')
-    .send(JSON.stringify(body));
-}
-function del(app: Parameters<typeof request>[0], id: string, bearer = WRITE_TOKEN) {
-  return request(app).delete(`/hub/contents/${id}`).set('Authorization', `Bearer ${bearer}`);
 }
 
 describe('POST /hub/contents', () => {
@@ -99,11 +75,9 @@ describe('POST /hub/contents', () => {
 
   test('When the body is JSON with a charset parameter, it is accepted', async () => {
     const app = await makeApp(db);
-    const res = await request(app)
-      .post('/hub/contents')
-      .set('Authorization', `Bearer ${WRITE_TOKEN}`)
-      .set('Content-Type', 'application/json; charset=utf-8')
-      .send(JSON.stringify(item()));
+    const res = await write(app, 'post', '/hub/contents', JSON.stringify(item()), {
+      contentType: 'application/json; charset=utf-8',
+    });
     expect(res.status).toBe(201);
   });
 });
@@ -217,11 +191,7 @@ describe('422: bad items are refused and nothing is stored', () => {
   test('When the body is not a JSON object, POST answers 422', async () => {
     const app = await makeApp(db);
     for (const body of ['[]', '"text"', '42', 'null']) {
-      const res = await request(app)
-        .post('/hub/contents')
-        .set('Authorization', `Bearer ${WRITE_TOKEN}`)
-        .set('Content-Type', 'application/json')
-        .send(body);
+      const res = await write(app, 'post', '/hub/contents', body);
       expect([body, res.status]).toEqual([body, 422]);
     }
     expect(await count()).toBe(0);
@@ -242,11 +212,7 @@ describe('422: bad items are refused and nothing is stored', () => {
 
   test('When the body is broken JSON, POST answers 422, not 500', async () => {
     const app = await makeApp(db);
-    const res = await request(app)
-      .post('/hub/contents')
-      .set('Authorization', `Bearer ${WRITE_TOKEN}`)
-      .set('Content-Type', 'application/json')
-      .send('{"title": ');
+    const res = await write(app, 'post', '/hub/contents', '{"title": ');
     expect(res.status).toBe(422);
     expect(res.body.error.message).toBe(
       'invalid parameter or missing required value: the body is not valid JSON',
@@ -274,11 +240,9 @@ describe('422: bad items are refused and nothing is stored', () => {
       .set('Authorization', `Bearer ${WRITE_TOKEN}`)
       .send(Buffer.from('{}'));
     expect(none.status).toBe(415);
-    const latin = await request(app)
-      .post('/hub/contents')
-      .set('Authorization', `Bearer ${WRITE_TOKEN}`)
-      .set('Content-Type', 'application/json; charset=latin1')
-      .send('{}');
+    const latin = await write(app, 'post', '/hub/contents', '{}', {
+      contentType: 'application/json; charset=latin1',
+    });
     expect(latin.status).toBe(415);
   });
 });

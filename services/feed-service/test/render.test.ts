@@ -2,6 +2,7 @@ import { create } from 'xmlbuilder2';
 import { renderRss } from '../src/render/rss';
 import { escapeAttribute, escapeText } from '../src/render/xml-markup';
 import type { ChannelView, ItemView } from '../src/render/view';
+import { CHANNEL_KEYS, ITEM_KEYS } from './helpers/requests';
 
 const channel: ChannelView = {
   title: '허브 <콘텐츠> & ]]>',
@@ -39,15 +40,7 @@ function reference(): string {
     'xmlns:atom': 'http://www.w3.org/2005/Atom',
   });
   const ch = root.ele('channel');
-  for (const k of [
-    'title',
-    'link',
-    'description',
-    'language',
-    'copyright',
-    'lastBuildDate',
-  ] as const)
-    ch.ele(k).txt(channel[k]);
+  for (const k of CHANNEL_KEYS) ch.ele(k).txt(channel[k]);
   ch.ele('http://www.w3.org/2005/Atom', 'atom:link', {
     href: 'https://feed.example.com/hub/contents',
     rel: 'self',
@@ -55,16 +48,7 @@ function reference(): string {
   });
   for (const item of items) {
     const el = ch.ele('item');
-    for (const k of [
-      'title',
-      'link',
-      'author',
-      'description',
-      'category',
-      'pubDate',
-      'guid',
-    ] as const)
-      el.ele(k).txt(item[k]);
+    for (const k of ITEM_KEYS) el.ele(k).txt(item[k]);
     el.ele('http://purl.org/dc/elements/1.1/', 'dc:creator').txt(item.creator);
     if (item.enclosure) el.ele('enclosure', item.enclosure);
   }

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import request from 'supertest';
-import type { TestDatabase } from '@hub/testing';
 import { FEED_CATEGORY_CODES } from '@hub/contracts';
-import { ACCEPT_XML, getFeed, makeApp, publish, useDatabase, WRITE_TOKEN } from './helpers';
+import { makeApp, useDatabase } from './helpers/harness';
+import { ACCEPT_XML, getFeed, publish } from './helpers/requests';
+import { WRITE_TOKEN } from './helpers/tokens';
 import { parseWithDom, parseWithRssParser, type ParsedChannel } from './rss-reading';
 
-let db: TestDatabase;
-useDatabase((opened) => (db = opened));
+const db = useDatabase();
 
 /** What text XML makes hard: markup, entity-like text, a CDATA end, quotes, every line end. */
 const TRICKY = [

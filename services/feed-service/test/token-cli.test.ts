@@ -1,11 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import type { TestDatabase } from '@hub/testing';
 import { main, mintToken, parseTtl } from '../src/cli/token';
-import { getFeed, item, makeApp, publish, SECRET, useDatabase } from './helpers';
+import { makeApp, useDatabase } from './helpers/harness';
+import { getFeed, item, publish } from './helpers/requests';
+import { SECRET } from './helpers/tokens';
 
-let db: TestDatabase;
-useDatabase((opened) => (db = opened));
+const db = useDatabase();
 
 function run(args: string[], env: NodeJS.ProcessEnv) {
   let out = '';

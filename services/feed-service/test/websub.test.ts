@@ -3,29 +3,23 @@ import type { AddressInfo } from 'node:net';
 import { DOMParser } from '@xmldom/xmldom';
 import request from 'supertest';
 import { createLogger } from '@hub/service-kit';
-import { openApiChecker, type TestDatabase } from '@hub/testing';
+import { openApiChecker } from '@hub/testing';
 import type { FeedApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { backoffDelay, DEFAULT_PING_POLICY } from '../src/websub/ping-policy';
+import { BASE_URL, makeApp, settled, until, useDatabase } from './helpers/harness';
 import {
   ACCEPT_JSON,
   ACCEPT_XML,
-  BASE_URL,
+  CHANNEL_KEYS,
+  del,
   getFeed,
   item,
-  makeApp,
   publish,
-  settled,
-  until,
-  useDatabase,
-  WRITE_TOKEN,
-} from './helpers';
+  put,
+} from './helpers/requests';
 
-let db: TestDatabase;
-useDatabase((opened) => (db = opened));
-beforeEach(async () => {
-  await db.pool.query('TRUNCATE feed_items, feed_state');
-});
+const db = useDatabase({ emptyEachTest: true });
 
 /** Retries in milliseconds instead of seconds. */
 const FAST = { baseDelayMs: 10, maxDelayMs: 40, timeoutMs: 2000, drainMs: 200 };
@@ -99,12 +93,11 @@ function hubApp(urls: string[], deps: Parameters<typeof makeApp>[2] = {}): Promi
   return makeApp(db, { FEED_WEBSUB_HUBS: urls.join(', ') }, { websub: FAST, ...deps });
 }
 
-function put(app: FeedApp, id: string, body: unknown) {
-  return request(app)
-    .put(`/hub/contents/${id}`)
-    .set('Authorization', `Bearer ${WRITE_TOKEN}`)
-    .set('Content-Type', 'application/json')
-    .send(JSON.stringify(body));
+/** Publishes `body` and waits until the pings it causes are done (delivered or given up). */
+async function publishPinged(app: FeedApp, body: unknown) {
+  const res = await publish(app, body);
+  await app.websub.settled();
+  return res;
 }
 
 async function metric(app: FeedApp, line: RegExp): Promise<number> {
@@ -134,8 +127,7 @@ describe('pings', () => {
   test('When an update moves an item from category A to B, the hub hears of the overall feed, A and B', async () => {
     const hub = await startHub();
     const app = await hubApp([hub.url]);
-    const created = await publish(app, item({ category: 'trip' }));
-    await app.websub.settled();
+    const created = await publishPinged(app, item({ category: 'trip' }));
     hub.pings.length = 0;
     const moved = await put(app, created.body.id, item({ category: 'food' }));
     expect(moved.status).toBe(200);
@@ -146,12 +138,9 @@ describe('pings', () => {
   test('When an item is deleted, the hub hears of the overall feed and its category feed', async () => {
     const hub = await startHub();
     const app = await hubApp([hub.url]);
-    const created = await publish(app, item({ category: 'it' }));
-    await app.websub.settled();
+    const created = await publishPinged(app, item({ category: 'it' }));
     hub.pings.length = 0;
-    const deleted = await request(app)
-      .delete(`/hub/contents/${created.body.id}`)
-      .set('Authorization', `Bearer ${WRITE_TOKEN}`);
+    const deleted = await del(app, created.body.id);
     expect(deleted.status).toBe(204);
     await app.websub.settled();
     expect(hub.topics()).toEqual(sorted([ALL, category('it')]));
@@ -160,8 +149,7 @@ describe('pings', () => {
   test('When a write changes nothing (a repeated POST, a refused item), no hub is pinged', async () => {
     const hub = await startHub();
     const app = await hubApp([hub.url]);
-    await publish(app, item());
-    await app.websub.settled();
+    await publishPinged(app, item());
     hub.pings.length = 0;
     expect((await publish(app, item())).status).toBe(200);
     expect((await publish(app, item({ title: 'other' }))).status).toBe(409);
@@ -175,8 +163,7 @@ describe('pings', () => {
     const logger = createLogger('feed-service', 'silent');
     const warn = jest.spyOn(logger, 'warn');
     const app = await hubApp([hub.url], { logger });
-    await publish(app, item({ category: 'life' }));
-    await app.websub.settled();
+    await publishPinged(app, item({ category: 'life' }));
     expect(hub.topics()).toEqual(
       sorted([ALL, ALL, ALL, category('life'), category('life'), category('life')]),
     );
@@ -192,8 +179,7 @@ describe('pings', () => {
   test('When a hub keeps failing, the ping is given up after the last attempt and counted as failed', async () => {
     const hub = await startHub(() => 503);
     const app = await hubApp([hub.url], { websub: { ...FAST, attempts: 3 } });
-    await publish(app, item({ category: 'biz' }));
-    await app.websub.settled();
+    await publishPinged(app, item({ category: 'biz' }));
     expect(hub.topics()).toEqual(
       sorted([ALL, ALL, ALL, category('biz'), category('biz'), category('biz')]),
     );
@@ -204,8 +190,7 @@ describe('pings', () => {
   test('When a hub refuses a ping with a 4xx, it is not retried', async () => {
     const hub = await startHub(() => 400);
     const app = await hubApp([hub.url]);
-    await publish(app, item({ category: 'biz' }));
-    await app.websub.settled();
+    await publishPinged(app, item({ category: 'biz' }));
     expect(hub.topics()).toEqual(sorted([ALL, category('biz')]));
     expect(await metric(app, /^websub_pings_total\{.*result="failed"/)).toBe(2);
   });
@@ -224,8 +209,7 @@ describe('pings', () => {
     const hub = await startHub();
     const app = await makeApp(db, { FEED_WEBSUB_HUBS: ' ' }, { websub: FAST });
     expect(app.websub.hubs).toEqual([]);
-    await publish(app, item());
-    await app.websub.settled();
+    await publishPinged(app, item());
     await new Promise((r) => setTimeout(r, 100));
     expect(hub.pings).toEqual([]);
     const rss = await getFeed(app, '/hub/contents', ACCEPT_XML);
@@ -324,16 +308,7 @@ describe('discovery', () => {
     );
     await publish(app, item());
     const json = await getFeed(app, '/hub/categories/trip/contents', ACCEPT_JSON);
-    expect(Object.keys(json.body.channel)).toEqual([
-      'title',
-      'link',
-      'description',
-      'language',
-      'copyright',
-      'lastBuildDate',
-      'hub',
-      'item',
-    ]);
+    expect(Object.keys(json.body.channel)).toEqual([...CHANNEL_KEYS, 'hub', 'item']);
     expect(json.body.channel.hub).toEqual([
       'https://hub.example.net/',
       'https://pubsub.example.org/hub',

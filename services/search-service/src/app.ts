@@ -6,6 +6,7 @@ import {
   createLogger,
   createMetrics,
   docsRouter,
+  openApiRouter,
   operationsRouter,
   requestContext,
   type Logger,
@@ -13,12 +14,12 @@ import {
 } from '@hub/service-kit';
 import { adminRouter } from './admin/admin-router';
 import { mountPath, type SearchConfig } from './config';
-import { CallLimiter } from './http/call-limiter';
-import { CollectionGate } from './http/collection-gate';
+import { createCallLimiter, type CallLimiter } from './http/call-limiter';
+import { createCollectionGate } from './http/collection-gate';
 import { errorHandler, notFoundHandler } from './http/errors';
 import { indexRoutes, searchRoutes, type RouteDeps } from './http/routes';
 import type { SearchIndex } from './index/search-index';
-import { CollectionDirectory } from './store/collections';
+import { createCollectionDirectory, type CollectionDirectory } from './store/collections';
 import { noThumbnails, type ThumbnailService } from './thumbnails/thumbnail-service';
 
 /** The OpenAPI 3.1 document of this service (openapi/openapi.json, shipped next to dist/). */
@@ -51,8 +52,8 @@ export type SearchApp = express.Express & { services: AppServices };
 
 /**
  * Builds the search-service Express app; no listening, no process concerns (see main.ts).
- * Order: request context → operations (/healthz, /readyz, /metrics) → / and /docs (docsRouter)
- * → admin API (/admin) → the operations of the spec under the paths of {base_url} and
+ * Order: request context → operations (/healthz, /readyz, /metrics) → /openapi.json → / and
+ * /docs (docsRouter) → admin API (/admin) → the operations of the spec under the paths of {base_url} and
  * {search_url} → 404 → errors.
  */
 export function createApp(deps: SearchDeps): SearchApp {
@@ -60,8 +61,8 @@ export function createApp(deps: SearchDeps): SearchApp {
   const logger = deps.logger ?? createLogger('search-service', 'silent');
   const metrics = deps.metrics ?? createMetrics('search-service');
   const thumbnails = deps.thumbnails ?? noThumbnails;
-  const collections = new CollectionDirectory(pool, config.collectionCacheMs);
-  const callLimiter = new CallLimiter({
+  const collections = createCollectionDirectory({ pool, ttlMs: config.collectionCacheMs });
+  const callLimiter = createCallLimiter({
     pool,
     windowSeconds: config.apiCallWindowSeconds,
     flushMs: config.apiCallFlushMs,
@@ -75,7 +76,7 @@ export function createApp(deps: SearchDeps): SearchApp {
     logger,
     collections,
     callLimiter,
-    gate: new CollectionGate(config.maxConcurrentSearches),
+    gate: createCollectionGate(config.maxConcurrentSearches),
     maxBodyBytes: config.maxBodyBytes,
   };
 
@@ -88,9 +89,9 @@ export function createApp(deps: SearchDeps): SearchApp {
       database: () => pool.query('SELECT 1'),
       readiness: { search_engine: () => index.ping() },
       metrics,
-      openapi: OPENAPI,
     }),
   );
+  app.use(openApiRouter(JSON.stringify(OPENAPI)));
   app.use(docsRouter({ title: 'search-service' }));
   app.use(
     '/admin',

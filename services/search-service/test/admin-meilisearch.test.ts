@@ -1,20 +1,10 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import request from 'supertest';
-import { openApiChecker } from '@hub/testing';
+import { listen, openApiChecker } from '@hub/testing';
 import { OPENAPI, type SearchApp } from '../src/app';
-import { runAdminCli } from '../src/cli/admin';
-import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meilisearch/meilisearch-index';
-import {
-  ADMIN_TOKEN,
-  client,
-  createSearchTestDatabase,
-  makeApp,
-  newCollection,
-  type TestDatabase,
-} from './helpers/harness';
-import { startMeiliStub, type MeiliStub } from './meili-stub';
-import { silentLogger } from './outbox-fixtures';
+import type { MeilisearchIndex } from '../src/index/meilisearch/meilisearch-index';
+import { adminApi, adminCli } from './helpers/admin';
+import { closeAfterAll, makeApp, newCollection, type TestDatabase } from './helpers/harness';
+import { client } from './helpers/requests';
+import { useMeilisearch } from './helpers/meili';
 
 /**
  * The admin API in Meilisearch mode: max_documents never above the index's maxTotalHits (so
@@ -22,47 +12,22 @@ import { silentLogger } from './outbox-fixtures';
  */
 
 let db: TestDatabase;
-let stub: MeiliStub;
 let engine: MeilisearchIndex;
 let app: SearchApp;
-let server: http.Server;
 let url: string;
 
+useMeilisearch((m) => ({ db, engine } = m), { engine: { maxTotalHits: 5000 } });
 beforeAll(async () => {
-  db = await createSearchTestDatabase();
-  stub = await startMeiliStub();
-  engine = createMeilisearchIndex({
-    pool: db.pool,
-    url: stub.url,
-    logger: silentLogger,
-    maxTotalHits: 5000,
-  });
   app = makeApp(db, { index: engine, env: { SEARCH_DEFAULT_MAX_DOCUMENTS: '500' } });
-  server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await app.services.close();
-  await engine.stop();
-  await stub.close();
-  await db.drop();
+  const server = await listen(app);
+  closeAfterAll(server.close);
+  url = server.url;
 });
 
-const auth = { Authorization: `Bearer ${ADMIN_TOKEN}` };
+const admin = () => adminApi(app);
 const checkOpenApi = openApiChecker(OPENAPI as Record<string, unknown>);
 
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runAdminCli(
-    argv,
-    { SEARCH_ADMIN_URL: url, SEARCH_ADMIN_TOKEN: ADMIN_TOKEN },
-    { out: (t) => out.push(t), err: (t) => err.push(t), fetch },
-  );
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const cli = (...argv: string[]) => adminCli(url, ...argv);
 
 /** A dead letter as the relay leaves it (the relay itself is tested in outbox-dead-letters). */
 async function deadLetter(collectionId: string, dockey: string): Promise<string> {
@@ -83,11 +48,11 @@ describe('max_documents in Meilisearch mode', () => {
   };
 
   test('When a collection is created with max_documents above maxTotalHits, it answers 400; at maxTotalHits, 201', async () => {
-    const over = await request(app).post('/admin/collections').set(auth).send({
+    const over = await admin().post('/collections').send({
       max_documents: 5001,
     });
     expect([over.status, over.body]).toEqual([400, refusal]);
-    const at = await request(app).post('/admin/collections').set(auth).send({
+    const at = await admin().post('/collections').send({
       max_documents: 5000,
     });
     expect(at.status).toBe(201);
@@ -95,19 +60,26 @@ describe('max_documents in Meilisearch mode', () => {
   });
 
   test('When max_documents is raised above maxTotalHits, the change answers 400 and the limit stays', async () => {
-    const created = await request(app).post('/admin/collections').set(auth).send({});
+    const created = await admin().post('/collections').send({});
     const id = created.body.collection_id as string;
-    const over = await request(app)
-      .patch(`/admin/collections/${id}`)
-      .set(auth)
-      .send({ max_documents: 5001 });
+    const over = await admin().patch(`/collections/${id}`).send({ max_documents: 5001 });
     expect([over.status, over.body]).toEqual([400, refusal]);
-    const got = await request(app).get(`/admin/collections/${id}`).set(auth);
+    const got = await admin().get(`/collections/${id}`);
     expect(got.body.max_documents).toBe(500);
   });
 });
 
 describe('dead letters', () => {
+  /** The change of deadLetter('aaaa1111', 'k1'), as listed and as queued again. */
+  const K1 = {
+    op: 'delete',
+    collection_id: 'aaaa1111',
+    meili_id: 'aaaa1111-k1',
+    dockey: 'k1',
+    doc_id: '7',
+    version: '3',
+  };
+
   beforeEach(async () => {
     await db.pool.query('TRUNCATE search_outbox, search_outbox_dead_letters');
   });
@@ -116,20 +88,13 @@ describe('dead letters', () => {
     const first = await deadLetter('aaaa1111', 'k1');
     const second = await deadLetter('aaaa1111', 'k2');
     await deadLetter('bbbb2222', 'k3');
-    const page = await request(app)
-      .get('/admin/dead-letters?collection_id=aaaa1111&limit=1')
-      .set(auth);
+    const page = await admin().get('/dead-letters?collection_id=aaaa1111&limit=1');
     expect(page.status).toBe(200);
     expect(page.body).toEqual({
       dead_letters: [
         {
           id: first,
-          op: 'delete',
-          collection_id: 'aaaa1111',
-          meili_id: 'aaaa1111-k1',
-          dockey: 'k1',
-          doc_id: '7',
-          version: '3',
+          ...K1,
           attempts: 6,
           last_error: 'Meilisearch task 9 failed',
           created_at: expect.any(String),
@@ -138,15 +103,13 @@ describe('dead letters', () => {
       ],
       next_after: first,
     });
-    const next = await request(app)
-      .get(`/admin/dead-letters?collection_id=aaaa1111&limit=1&after=${first}`)
-      .set(auth);
+    const next = await admin().get(`/dead-letters?collection_id=aaaa1111&limit=1&after=${first}`);
     expect(next.body.dead_letters.map((d: { id: string }) => d.id)).toEqual([second]);
-    const all = await request(app).get('/admin/dead-letters').set(auth);
+    const all = await admin().get('/dead-letters');
     expect(all.body.dead_letters).toHaveLength(3);
     expect(all.body.next_after).toBeNull();
     for (const res of [page, next, all]) checkOpenApi('GET', '/admin/dead-letters', res);
-    const bad = await request(app).get('/admin/dead-letters?after=x').set(auth);
+    const bad = await admin().get('/dead-letters?after=x');
     expect([bad.status, bad.body]).toEqual([400, { error: 'after must be a dead letter id' }]);
     checkOpenApi('GET', '/admin/dead-letters', bad);
   });
@@ -154,10 +117,7 @@ describe('dead letters', () => {
   test('When dead letters are retried through the admin API, they are queued again in the outbox', async () => {
     await deadLetter('aaaa1111', 'k1');
     const other = await deadLetter('bbbb2222', 'k3');
-    const res = await request(app)
-      .post('/admin/dead-letters/retry')
-      .set(auth)
-      .send({ collection_id: 'aaaa1111' });
+    const res = await admin().post('/dead-letters/retry').send({ collection_id: 'aaaa1111' });
     expect([res.status, res.body]).toEqual([200, { requeued: 1 }]);
     checkOpenApi('POST', '/admin/dead-letters/retry', res);
     const outbox = await db.pool.query(
@@ -166,26 +126,19 @@ describe('dead letters', () => {
     );
     expect(outbox.rows).toEqual([
       {
-        op: 'delete',
-        collection_id: 'aaaa1111',
-        meili_id: 'aaaa1111-k1',
-        dockey: 'k1',
-        doc_id: '7',
-        version: '3',
+        ...K1,
         attempts: 0,
         done_at: null,
       },
     ]);
-    const left = await request(app).get('/admin/dead-letters').set(auth);
+    const left = await admin().get('/dead-letters');
     expect(left.body.dead_letters.map((d: { id: string }) => d.id)).toEqual([other]);
-    const byId = await request(app)
-      .post('/admin/dead-letters/retry')
-      .set(auth)
+    const byId = await admin()
+      .post('/dead-letters/retry')
       .send({ ids: [other] });
     expect(byId.body).toEqual({ requeued: 1 });
-    const bad = await request(app)
-      .post('/admin/dead-letters/retry')
-      .set(auth)
+    const bad = await admin()
+      .post('/dead-letters/retry')
       .send({ ids: ['x'] });
     expect([bad.status, bad.body]).toEqual([
       400,

@@ -1,41 +1,18 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { SEARCH_ERRORS } from '@hub/contracts';
+import { listen, type Listening } from '@hub/testing';
 import type { SearchApp } from '../src/app';
 import { runAdminCli } from '../src/cli/admin';
-import {
-  ADMIN_TOKEN,
-  client,
-  createSearchTestDatabase,
-  docJson,
-  makeApp,
-  type TestDatabase,
-} from './helpers/harness';
+import { ADMIN_TOKEN, adminApi, adminCli } from './helpers/admin';
+import { useSearchApp } from './helpers/harness';
+import { client, docJson } from './helpers/requests';
 
-let db: TestDatabase;
 let app: SearchApp;
-beforeAll(async () => {
-  db = await createSearchTestDatabase();
-  app = makeApp(db, {
-    env: { SEARCH_DEFAULT_MAX_DOCUMENTS: '500', SEARCH_DEFAULT_MAX_API_CALLS: '7000' },
-  });
-});
-afterAll(async () => {
-  await app.services.close();
-  await db.drop();
+const db = useSearchApp((t) => ({ app } = t), {
+  env: { SEARCH_DEFAULT_MAX_DOCUMENTS: '500', SEARCH_DEFAULT_MAX_API_CALLS: '7000' },
 });
 
-const admin = () => ({
-  post: (path: string) =>
-    request(app).post(`/admin${path}`).set('Authorization', `Bearer ${ADMIN_TOKEN}`),
-  get: (path: string) =>
-    request(app).get(`/admin${path}`).set('Authorization', `Bearer ${ADMIN_TOKEN}`),
-  patch: (path: string) =>
-    request(app).patch(`/admin${path}`).set('Authorization', `Bearer ${ADMIN_TOKEN}`),
-  delete: (path: string) =>
-    request(app).delete(`/admin${path}`).set('Authorization', `Bearer ${ADMIN_TOKEN}`),
-});
+const admin = () => adminApi(app);
 
 describe('admin API', () => {
   test('When the Bearer token is missing or wrong, every admin call answers 401', async () => {
@@ -204,29 +181,10 @@ describe('admin API', () => {
 });
 
 describe('admin CLI', () => {
-  let server: http.Server;
-  let url: string;
-  beforeAll(async () => {
-    server = http.createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-  async function cli(...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runAdminCli(
-      argv,
-      { SEARCH_ADMIN_URL: url, SEARCH_ADMIN_TOKEN: ADMIN_TOKEN },
-      {
-        out: (t) => out.push(t),
-        err: (t) => err.push(t),
-        fetch,
-      },
-    );
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  }
+  let server: Listening;
+  beforeAll(async () => (server = await listen(app)));
+  afterAll(() => server.close());
+  const cli = (...argv: string[]) => adminCli(server.url, ...argv);
 
   test('When an operator runs create, get, set-limits, rotate-key, list and delete, each does its admin call', async () => {
     const created = await cli(

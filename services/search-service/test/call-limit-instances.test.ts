@@ -1,25 +1,15 @@
 import { SEARCH_ERRORS } from '@hub/contracts';
 import type { SearchApp } from '../src/app';
-import { CallLimiter } from '../src/http/call-limiter';
-import {
-  client,
-  createSearchTestDatabase,
-  makeApp,
-  newCollection,
-  type TestCollection,
-  type TestDatabase,
-} from './helpers/harness';
+import { createCallLimiter, type CallLimiter } from '../src/http/call-limiter';
+import { apiCalls, makeApp, newCollection, useSearchDatabase } from './helpers/harness';
+import { client, type TestCollection } from './helpers/requests';
 
 /**
  * The API call limit with several instances on one database, in their default configuration
  * (flushes every 250 ms): calls are admitted only from blocks reserved atomically in Postgres.
  */
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createSearchTestDatabase();
-});
-afterAll(() => db.drop());
+const db = useSearchDatabase();
 
 const LIMIT = SEARCH_ERRORS.common.callLimitReached.text;
 /** The overshoot bound of the README ("API call limit across instances"). */
@@ -28,22 +18,9 @@ const MAX_API_CALLS = 1000;
 const CLIENTS = 64;
 const CALLS_PER_CLIENT = 25; // 1,600 calls in all
 
-async function counted(c: TestCollection): Promise<number> {
-  const { rows } = await db.pool.query(
-    'SELECT coalesce(sum(calls), 0)::int AS n FROM api_calls WHERE collection_id = $1',
-    [c.cid],
-  );
-  return rows[0].n;
-}
-
+const counted = (c: TestCollection) => apiCalls(db.pool, c);
 /** Calls reserved by instances and neither used nor given back. */
-async function reserved(c: TestCollection): Promise<number> {
-  const { rows } = await db.pool.query(
-    'SELECT coalesce(sum(reserved), 0)::int AS n FROM api_calls WHERE collection_id = $1',
-    [c.cid],
-  );
-  return rows[0].n;
-}
+const reserved = (c: TestCollection) => apiCalls(db.pool, c, 'reserved');
 
 /** 64 clients, each sending its calls one after the other, spread over the instances. */
 async function burst(apps: SearchApp[], c: TestCollection) {
@@ -105,8 +82,8 @@ test('When the other instances are idle, one instance serving reaches exactly ma
 test('When an instance holds reserved calls, another is refused until that instance has been idle for a flush interval and gives them back', async () => {
   let now = 1_000_000_000_000;
   const options = { pool: db.pool, windowSeconds: 86_400, flushMs: 60_000, exactMargin: 0 };
-  const a = new CallLimiter({ ...options, now: () => now });
-  const b = new CallLimiter({ ...options, now: () => now });
+  const a = createCallLimiter({ ...options, now: () => now });
+  const b = createCallLimiter({ ...options, now: () => now });
   const app = makeApp(db);
   const c = await newCollection(app, { max_api_calls: 100 });
   const admitAll = async (limiter: CallLimiter) => {

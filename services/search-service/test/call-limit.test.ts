@@ -1,38 +1,22 @@
 import type pg from 'pg';
 import { SEARCH_ERRORS } from '@hub/contracts';
 import type { SearchApp } from '../src/app';
-import { CallLimiter } from '../src/http/call-limiter';
-import {
-  client,
-  createSearchTestDatabase,
-  makeApp,
-  newCollection,
-  type TestCollection,
-  type TestDatabase,
-} from './helpers/harness';
+import { createCallLimiter } from '../src/http/call-limiter';
+import { apiCalls, appWithCollection, makeApp, useSearchDatabase } from './helpers/harness';
+import { client, type TestCollection } from './helpers/requests';
 
 /**
  * The API call limit across instances: admitted from blocks reserved in one counter row per
  * collection and window, used calls settled in batches, one call at a time near the limit.
  */
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createSearchTestDatabase();
-});
-afterAll(() => db.drop());
+const db = useSearchDatabase();
 
 const LIMIT = SEARCH_ERRORS.common.callLimitReached.text;
 // flushes only when the test asks (or near the limit)
 const MANUAL = { SEARCH_API_CALL_FLUSH_MS: '60000', SEARCH_API_CALL_EXACT_MARGIN: '0' };
 
-async function shared(c: TestCollection): Promise<number> {
-  const { rows } = await db.pool.query(
-    'SELECT coalesce(sum(calls), 0)::int AS n FROM api_calls WHERE collection_id = $1',
-    [c.cid],
-  );
-  return rows[0].n;
-}
+const shared = (c: TestCollection) => apiCalls(db.pool, c);
 
 /** A pool that counts the statements touching api_calls. */
 function countingPool(pool: pg.Pool): { pool: pg.Pool; count: () => number } {
@@ -54,9 +38,8 @@ function countingPool(pool: pg.Pool): { pool: pg.Pool; count: () => number } {
 }
 
 test('When two instances share a collection, together they admit exactly the limit (no overshoot)', async () => {
-  const a: SearchApp = makeApp(db, { env: MANUAL });
+  const { app: a, c } = await appWithCollection(db, { max_api_calls: 10 }, { env: MANUAL });
   const b: SearchApp = makeApp(db, { env: MANUAL });
-  const c = await newCollection(a, { max_api_calls: 10 });
   const onA = client(a, c);
   const onB = client(b, c);
 
@@ -82,9 +65,11 @@ test('When two instances share a collection, together they admit exactly the lim
 
 test('When calls are far below the limit, they do not each go to the database', async () => {
   const { pool, count } = countingPool(db.pool);
-  const app = makeApp(db, { pool, env: { SEARCH_API_CALL_FLUSH_MS: '60000' } });
-  const c = await newCollection(app, { max_api_calls: 1_000_000 });
-  const api = client(app, c);
+  const { app, c, api } = await appWithCollection(
+    db,
+    { max_api_calls: 1_000_000 },
+    { pool, env: { SEARCH_API_CALL_FLUSH_MS: '60000' } },
+  );
   for (let i = 0; i < 50; i++) expect((await api.search({ q: 'x' })).status).toBe(200);
   expect(count()).toBe(1); // the first call of the window learns the shared count
   await app.services.callLimiter.flush();
@@ -94,9 +79,7 @@ test('When calls are far below the limit, they do not each go to the database', 
 });
 
 test('When calls are refused at the limit, the refused calls are not counted', async () => {
-  const app = makeApp(db, { env: MANUAL });
-  const c = await newCollection(app, { max_api_calls: 3 });
-  const api = client(app, c);
+  const { app, c, api } = await appWithCollection(db, { max_api_calls: 3 }, { env: MANUAL });
   const statuses = [];
   for (let i = 0; i < 8; i++) statuses.push((await api.search({ q: 'x' })).status);
   expect(statuses).toEqual([200, 200, 200, 406, 406, 406, 406, 406]);
@@ -106,9 +89,7 @@ test('When calls are refused at the limit, the refused calls are not counted', a
 });
 
 test('When every operation but status is called, each counts one call', async () => {
-  const app = makeApp(db, { env: MANUAL });
-  const c = await newCollection(app, { max_api_calls: 5 });
-  const api = client(app, c);
+  const { app, api } = await appWithCollection(db, { max_api_calls: 5 }, { env: MANUAL });
   const doc = JSON.stringify({ icontents_title: 't', icontents_body: 'b', score_regdate: 1 });
   expect((await api.add('a', doc)).status).toBe(200);
   expect((await api.update('a', doc)).status).toBe(200);
@@ -122,9 +103,7 @@ test('When every operation but status is called, each counts one call', async ()
 });
 
 test('When a call fails a parameter check, it still counts (counting happens at step 4, before parameters)', async () => {
-  const app = makeApp(db, { env: MANUAL });
-  const c = await newCollection(app, { max_api_calls: 2 });
-  const api = client(app, c);
+  const { app, api } = await appWithCollection(db, { max_api_calls: 2 }, { env: MANUAL });
   expect((await api.search({})).text).toBe(SEARCH_ERRORS.search.qNull.text);
   expect((await api.search({ q: 'x' })).status).toBe(200);
   expect((await api.search({ q: 'x' })).text).toBe(LIMIT);
@@ -133,15 +112,14 @@ test('When a call fails a parameter check, it still counts (counting happens at 
 
 test('When the window ends, counting starts again from zero', async () => {
   let now = 1_000_000_000_000;
-  const limiter = new CallLimiter({
+  const limiter = createCallLimiter({
     pool: db.pool,
     windowSeconds: 60,
     flushMs: 60_000,
     exactMargin: 0,
     now: () => now,
   });
-  const app = makeApp(db);
-  const c = await newCollection(app, { max_api_calls: 2 });
+  const { app, c } = await appWithCollection(db, { max_api_calls: 2 });
   expect(await limiter.admit(c.cid, 2)).toBe(true);
   expect(await limiter.admit(c.cid, 2)).toBe(true);
   expect(await limiter.admit(c.cid, 2)).toBe(false);
@@ -157,9 +135,11 @@ test('When the window ends, counting starts again from zero', async () => {
 });
 
 test('When counted calls are flushed in the background, the shared row catches up within the flush interval', async () => {
-  const app = makeApp(db, { env: { SEARCH_API_CALL_FLUSH_MS: '20' } });
-  const c = await newCollection(app, { max_api_calls: 1000 });
-  const api = client(app, c);
+  const { app, c, api } = await appWithCollection(
+    db,
+    { max_api_calls: 1000 },
+    { env: { SEARCH_API_CALL_FLUSH_MS: '20' } },
+  );
   for (let i = 0; i < 5; i++) await api.search({ q: 'x' });
   await new Promise((r) => setTimeout(r, 150));
   expect(await shared(c)).toBe(5);
@@ -167,9 +147,7 @@ test('When counted calls are flushed in the background, the shared row catches u
 });
 
 test('When many calls arrive at once on one instance, it admits exactly the limit', async () => {
-  const app = makeApp(db, { env: MANUAL });
-  const c = await newCollection(app, { max_api_calls: 7 });
-  const api = client(app, c);
+  const { app, c, api } = await appWithCollection(db, { max_api_calls: 7 }, { env: MANUAL });
   const answers = await Promise.all(Array.from({ length: 30 }, () => api.search({ q: 'x' })));
   expect(answers.filter((r) => r.status === 200)).toHaveLength(7);
   expect(answers.filter((r) => r.text === LIMIT)).toHaveLength(23);
@@ -193,9 +171,7 @@ test('When the counter cannot be read on the first call, that call answers 503 a
       return typeof v === 'function' ? v.bind(target) : v;
     },
   });
-  const app = makeApp(db, { pool, env: MANUAL });
-  const c = await newCollection(app, { max_api_calls: 1 });
-  const api = client(app, c);
+  const { app, api } = await appWithCollection(db, { max_api_calls: 1 }, { pool, env: MANUAL });
   const doc = JSON.stringify({ icontents_title: 't', icontents_body: 'b', score_regdate: 1 });
   expect((await api.add('a', doc)).text).toBe(SEARCH_ERRORS.add.userInfoFail.text);
   failing = false;
@@ -205,11 +181,13 @@ test('When the counter cannot be read on the first call, that call answers 503 a
 });
 
 test('When hundreds of calls race with background flushes on one instance, it still admits exactly the limit', async () => {
-  const app = makeApp(db, {
-    env: { SEARCH_API_CALL_FLUSH_MS: '10', SEARCH_API_CALL_EXACT_MARGIN: '5' },
-  });
-  const c = await newCollection(app, { max_api_calls: 50 });
-  const api = client(app, c);
+  const { app, c, api } = await appWithCollection(
+    db,
+    { max_api_calls: 50 },
+    {
+      env: { SEARCH_API_CALL_FLUSH_MS: '10', SEARCH_API_CALL_EXACT_MARGIN: '5' },
+    },
+  );
   const answers = await Promise.all(Array.from({ length: 200 }, () => api.search({ q: 'x' })));
   expect(answers.filter((r) => r.status === 200)).toHaveLength(50);
   await app.services.callLimiter.flush();

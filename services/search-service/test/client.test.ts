@@ -1,54 +1,26 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import type { SearchClient } from '@hub/client' with { 'resolution-mode': 'import' };
 import { SEARCH_ERRORS } from '@hub/contracts';
+import { listen, runClientReadme } from '@hub/testing';
 import type { SearchApp } from '../src/app';
-import {
-  createSearchTestDatabase,
-  makeApp,
-  newCollection,
-  type TestCollection,
-  type TestDatabase,
-} from './helpers/harness';
+import { closeAfterAll, newCollection, useSearchApp } from './helpers/harness';
+import { type TestCollection } from './helpers/requests';
 
 // The client is ESM: loaded with import() (jest maps it to its TypeScript sources).
 type ClientModule = typeof import('@hub/client', { with: { 'resolution-mode': 'import' } });
 const loadClient = (): Promise<ClientModule> => import('@hub/client');
 
-/** The README runner of the client (packages/client/test/readme-examples.ts), loaded by path. */
-interface ReadmeRunner {
-  readmeExamples(tag: 'feed' | 'search'): string;
-  expectedOutput(code: string): string[];
-  runExamples(
-    code: string,
-    run: { client: unknown; env: Record<string, string>; addresses: Record<string, string> },
-  ): Promise<string[]>;
-}
-const README_RUNNER = path.join(__dirname, '../../../packages/client/test/readme-examples');
-const loadReadme = () => import(README_RUNNER) as Promise<ReadmeRunner>;
-
 const BIG = 9223372036854775807n;
 const SMALL = -9223372036854775808n;
 
-let db: TestDatabase;
 let app: SearchApp;
-let server: http.Server;
 let url: string;
 let lib: ClientModule;
+useSearchApp((t) => ({ app } = t));
 beforeAll(async () => {
-  db = await createSearchTestDatabase();
-  app = makeApp(db);
-  server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await listen(app);
+  closeAfterAll(server.close);
+  url = server.url;
   lib = await loadClient();
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  server.close();
-  await app.services.close();
-  await db.drop();
 });
 
 async function collection(
@@ -284,14 +256,12 @@ describe('Errors through @hub/client are the contract rows', () => {
 describe('The client README examples (search) run against the search-service', () => {
   it('Every search example runs and prints what its comment says', async () => {
     const { c } = await collection();
-    const readme = await loadReadme();
-    const code = readme.readmeExamples('search');
-    const printed = await readme.runExamples(code, {
+    const { printed, expected } = await runClientReadme('search', {
       client: lib,
       env: { SEARCH_CID: c.cid, SEARCH_APIKEY: c.apikey },
       addresses: { 'http://127.0.0.1:8081': url },
     });
-    expect(printed).toEqual(readme.expectedOutput(code));
+    expect(printed).toEqual(expected);
     expect(printed.length).toBeGreaterThanOrEqual(4);
   });
 });

@@ -1,12 +1,6 @@
-import { CollectionGate } from '../src/http/collection-gate';
-import {
-  client,
-  createSearchTestDatabase,
-  docJson,
-  makeApp,
-  newCollection,
-  type TestDatabase,
-} from './helpers/harness';
+import { createCollectionGate, type CollectionGate } from '../src/http/collection-gate';
+import { appWithCollection, useSearchDatabase } from './helpers/harness';
+import { docJson } from './helpers/requests';
 
 /** The per-collection cap on searches running at once (fairness between collections). */
 
@@ -16,17 +10,27 @@ function deferred() {
   return { promise, resolve };
 }
 
-test('When more searches of one collection arrive than the cap, the rest wait and start in order of arrival', async () => {
-  const gate = new CollectionGate(2);
-  const started: number[] = [];
-  const releases = Array.from({ length: 5 }, deferred);
-  const runs = releases.map((r, i) =>
-    gate.run('c1', async () => {
+/** One search of `key` per release, each noting its index in `started` as it starts. */
+function runEach(
+  gate: CollectionGate,
+  key: string,
+  releases: Array<{ promise: Promise<void> }>,
+  started: number[],
+): Promise<number>[] {
+  return releases.map((r, i) =>
+    gate.run(key, async () => {
       started.push(i);
       await r.promise;
       return i;
     }),
   );
+}
+
+test('When more searches of one collection arrive than the cap, the rest wait and start in order of arrival', async () => {
+  const gate = createCollectionGate(2);
+  const started: number[] = [];
+  const releases = Array.from({ length: 5 }, deferred);
+  const runs = runEach(gate, 'c1', releases, started);
   await new Promise((r) => setImmediate(r));
   expect(started).toEqual([0, 1]);
   expect(gate.load('c1')).toEqual({ active: 2, waiting: 3 });
@@ -39,7 +43,7 @@ test('When more searches of one collection arrive than the cap, the rest wait an
 });
 
 test('When one collection is at its cap, another collection’s search runs at once', async () => {
-  const gate = new CollectionGate(1);
+  const gate = createCollectionGate(1);
   const hold = deferred();
   const busy = gate.run('busy', () => hold.promise);
   const queued = gate.run('busy', async () => 'queued');
@@ -51,17 +55,12 @@ test('When one collection is at its cap, another collection’s search runs at o
 });
 
 test('When another collection has an operation in flight, a collection’s searches run at most its share of the cap at once', async () => {
-  const gate = new CollectionGate(4);
+  const gate = createCollectionGate(4);
   const add = deferred();
   const adding = gate.track('writer', () => add.promise);
   const started: number[] = [];
   const releases = Array.from({ length: 4 }, deferred);
-  const runs = releases.map((r, i) =>
-    gate.run('reader', async () => {
-      started.push(i);
-      await r.promise;
-    }),
-  );
+  const runs = runEach(gate, 'reader', releases, started);
   await new Promise((r) => setImmediate(r));
   expect(gate.cap()).toBe(2);
   expect(started).toEqual([0, 1]);
@@ -81,7 +80,7 @@ test('When another collection has an operation in flight, a collection’s searc
 });
 
 test('When more collections are busy than the cap allows, each still runs one search at a time', async () => {
-  const gate = new CollectionGate(2);
+  const gate = createCollectionGate(2);
   const holds = ['a', 'b', 'c'].map(() => deferred());
   const busy = ['a', 'b', 'c'].map((c, i) => gate.track(c, () => holds[i]!.promise));
   expect(gate.cap()).toBe(1);
@@ -92,7 +91,7 @@ test('When more collections are busy than the cap allows, each still runs one se
 });
 
 test('When an operation fails, its collection no longer counts as busy', async () => {
-  const gate = new CollectionGate(2);
+  const gate = createCollectionGate(2);
   await expect(gate.track('w', async () => Promise.reject(new Error('db down')))).rejects.toThrow(
     'db down',
   );
@@ -100,7 +99,7 @@ test('When an operation fails, its collection no longer counts as busy', async (
 });
 
 test('When a search fails, its slot is given back', async () => {
-  const gate = new CollectionGate(1);
+  const gate = createCollectionGate(1);
   await expect(gate.run('c', async () => Promise.reject(new Error('engine down')))).rejects.toThrow(
     'engine down',
   );
@@ -109,7 +108,7 @@ test('When a search fails, its slot is given back', async () => {
 });
 
 test('When the cap is 0, searches are not capped', async () => {
-  const gate = new CollectionGate(0);
+  const gate = createCollectionGate(0);
   const hold = deferred();
   const first = gate.run('c', () => hold.promise);
   expect(await gate.run('c', async () => 'not waiting')).toBe('not waiting');
@@ -118,16 +117,14 @@ test('When the cap is 0, searches are not capped', async () => {
 });
 
 describe('through the API', () => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await createSearchTestDatabase();
-  });
-  afterAll(() => db.drop());
+  const db = useSearchDatabase();
 
   test('When SEARCH_MAX_CONCURRENT_SEARCHES is 1, parallel searches of one collection all answer, one after another', async () => {
-    const app = makeApp(db, { env: { SEARCH_MAX_CONCURRENT_SEARCHES: '1' } });
-    const c = await newCollection(app);
-    const api = client(app, c);
+    const { app, api } = await appWithCollection(
+      db,
+      {},
+      { env: { SEARCH_MAX_CONCURRENT_SEARCHES: '1' } },
+    );
     for (let i = 0; i < 3; i++) await api.add(`k${i}`, docJson({ icontents_title: 'gated' }));
     const answers = await Promise.all(Array.from({ length: 8 }, () => api.search({ q: 'gated' })));
     expect(answers.map((r) => [r.status, JSON.parse(r.text).numfound])).toEqual(

@@ -1,27 +1,12 @@
 import { SEARCH_ERRORS } from '@hub/contracts';
 import type { SearchApp } from '../src/app';
-import {
-  client,
-  createSearchTestDatabase,
-  docJson,
-  makeApp,
-  newCollection,
-  type TestCollection,
-  type TestDatabase,
-} from './helpers/harness';
+import { newCollection, useSearchApp } from './helpers/harness';
+import { client, docJson, type TestCollection } from './helpers/requests';
 
 /** Parallel writes can never push a collection past its maximum or store a dockey twice. */
 
-let db: TestDatabase;
 let app: SearchApp;
-beforeAll(async () => {
-  db = await createSearchTestDatabase(30);
-  app = makeApp(db);
-});
-afterAll(async () => {
-  await app.services.close();
-  await db.drop();
-});
+const db = useSearchApp((t) => ({ app } = t), { poolSize: 30 });
 
 async function counts(c: TestCollection) {
   const { rows } = await db.pool.query(

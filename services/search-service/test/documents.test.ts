@@ -1,29 +1,13 @@
 import request from 'supertest';
 import { SEARCH_ERRORS } from '@hub/contracts';
 import type { SearchApp } from '../src/app';
-import {
-  client,
-  createSearchTestDatabase,
-  docJson,
-  makeApp,
-  newCollection,
-  type Placement,
-  type TestCollection,
-  type TestDatabase,
-} from './helpers/harness';
+import { newCollection, useSearchApp } from './helpers/harness';
+import { client, docJson, type Placement, type TestCollection } from './helpers/requests';
 
 /** The spec's "States and transitions" table, through the HTTP API, in both placements. */
 
-let db: TestDatabase;
 let app: SearchApp;
-beforeAll(async () => {
-  db = await createSearchTestDatabase();
-  app = makeApp(db);
-});
-afterAll(async () => {
-  await app.services.close();
-  await db.drop();
-});
+const db = useSearchApp((t) => ({ app } = t));
 
 const A = SEARCH_ERRORS.add;
 

@@ -2,22 +2,12 @@ import { SEARCH_ERRORS } from '@hub/contracts';
 import { createPostgresIndex } from '../src/index/postgres/postgres-index';
 import type { SearchIndex } from '../src/index/search-index';
 import type { ThumbnailService } from '../src/thumbnails/thumbnail-service';
-import {
-  client,
-  createSearchTestDatabase,
-  docJson,
-  makeApp,
-  newCollection,
-  type TestDatabase,
-} from './helpers/harness';
+import { appWithCollection, makeApp, useSearchDatabase } from './helpers/harness';
+import { client, docJson } from './helpers/requests';
 
 /** What the routes answer when the engine (or the thumbnail service) fails or is not ready. */
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createSearchTestDatabase();
-});
-afterAll(() => db.drop());
+const db = useSearchDatabase();
 
 function engine(overrides: Partial<SearchIndex>): SearchIndex {
   const real = createPostgresIndex(db.pool);
@@ -33,9 +23,7 @@ test('When the engine is stopped, search answers 503 make search result fail and
       throw new Error('engine stopped');
     },
   });
-  const app = makeApp(db, { index: down });
-  const c = await newCollection(app);
-  const api = client(app, c);
+  const { app, api } = await appWithCollection(db, {}, { index: down });
   let res = await api.search({ q: 'x' });
   expect([res.status, res.text]).toEqual([503, SEARCH_ERRORS.search.makeResultFail.text]);
   res = await api.status();
@@ -44,14 +32,17 @@ test('When the engine is stopped, search answers 503 make search result fail and
 });
 
 test('When the engine says a collection is not searchable, status answers search_status "false"', async () => {
-  const app = makeApp(db, {
-    index: engine({ status: async () => ({ searchable: false, reason: 'index being rebuilt' }) }),
-  });
-  const c = await newCollection(app);
-  await client(app, c).add('a', docJson());
-  let res = await client(app, c).status('json');
+  const { app, api } = await appWithCollection(
+    db,
+    {},
+    {
+      index: engine({ status: async () => ({ searchable: false, reason: 'index being rebuilt' }) }),
+    },
+  );
+  await api.add('a', docJson());
+  let res = await api.status('json');
   expect(JSON.parse(res.text)).toEqual({ search_status: 'false', document_count: 1 });
-  res = await client(app, c).status('xml');
+  res = await api.status('xml');
   expect(res.text).toContain(
     '<search_status>false</search_status><document_count>1</document_count>',
   );
@@ -67,9 +58,8 @@ test('When the engine cannot record a change, the write is rolled back and answe
       throw new Error('engine refused');
     },
   });
-  const healthy = makeApp(db);
-  const c = await newCollection(healthy);
-  await client(healthy, c).add('kept', docJson());
+  const { app: healthy, c, api: kept } = await appWithCollection(db);
+  await kept.add('kept', docJson());
   const app = makeApp(db, { index: failing });
   const api = client(app, c);
   expect((await api.add('new', docJson())).text).toBe(SEARCH_ERRORS.add.addProcessFail.text);
@@ -103,14 +93,10 @@ test('When the thumbnail service refuses a document image, add answers its 406 a
       return new Map();
     },
   };
-  const app = makeApp(db, { thumbnails });
-  const c = await newCollection(app);
-  const res = await client(app, c).add(
-    'img',
-    docJson({ contents_image: 'https://example.com/a.jpg' }),
-  );
+  const { app, api } = await appWithCollection(db, {}, { thumbnails });
+  const res = await api.add('img', docJson({ contents_image: 'https://example.com/a.jpg' }));
   expect([res.status, res.text]).toEqual([406, SEARCH_ERRORS.add.thumbnailKeyFail.text]);
-  expect(JSON.parse((await client(app, c).status()).text).document_count).toBe(0);
+  expect(JSON.parse((await api.status()).text).document_count).toBe(0);
   await app.services.close();
 });
 
@@ -121,10 +107,9 @@ test('When the thumbnail service gives archive fields, search results carry them
       return new Map(ids.map((id) => [id, { archive_thumbnail_130X130: `http://thumbs/${id}` }]));
     },
   };
-  const app = makeApp(db, { thumbnails });
-  const c = await newCollection(app);
-  await client(app, c).add('a', docJson({ icontents_title: 'pictured' }));
-  const res = await client(app, c).search({ q: 'pictured' });
+  const { app, api } = await appWithCollection(db, {}, { thumbnails });
+  await api.add('a', docJson({ icontents_title: 'pictured' }));
+  const res = await api.search({ q: 'pictured' });
   const doc = JSON.parse(res.text).docs[0];
   expect(Object.keys(doc)).toEqual([
     'dockey',

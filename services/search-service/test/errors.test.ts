@@ -9,18 +9,8 @@ import {
 import { createLogger } from '@hub/service-kit';
 import { errorHandler } from '../src/http/errors';
 import type { SearchApp } from '../src/app';
-import {
-  call,
-  client,
-  createSearchTestDatabase,
-  docJson,
-  failingPool,
-  makeApp,
-  newCollection,
-  type Placement,
-  type TestCollection,
-  type TestDatabase,
-} from './helpers/harness';
+import { failingPool, makeApp, newCollection, useSearchApp } from './helpers/harness';
+import { call, client, docJson, type Placement, type TestCollection } from './helpers/requests';
 
 /**
  * Every row of every error table of the spec, table-driven from SEARCH_ERROR_ROWS: each row
@@ -28,22 +18,15 @@ import {
  * in a form body; the answer must be the row's status and exact text as text/plain.
  */
 
-let db: TestDatabase;
 let app: SearchApp;
 let c: TestCollection;
 let other: TestCollection;
 
+const db = useSearchApp((t) => ({ app, c } = t), { collection: true });
 beforeAll(async () => {
-  db = await createSearchTestDatabase();
-  app = makeApp(db);
-  c = await newCollection(app);
   other = await newCollection(app);
   const res = await client(app, c).add('existing', docJson());
   expect(res.status).toBe(200);
-});
-afterAll(async () => {
-  await app.services.close();
-  await db.drop();
 });
 
 interface Ctx {

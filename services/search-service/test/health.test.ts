@@ -2,13 +2,9 @@ import request from 'supertest';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createPostgresIndex } from '../src/index/postgres/postgres-index';
-import { createSearchTestDatabase, type TestDatabase } from './helpers/harness';
+import { useSearchDatabase } from './helpers/harness';
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createSearchTestDatabase();
-});
-afterAll(() => db.drop());
+const db = useSearchDatabase();
 
 test('When the process can serve, GET /healthz answers 200 without checking dependencies; /readyz checks them', async () => {
   const config = loadConfig({ DATABASE_URL: db.url, SEARCH_ADMIN_TOKEN: 'x'.repeat(32) });

@@ -2,31 +2,31 @@ import zlib from 'node:zlib';
 import request from 'supertest';
 import { SEARCH_ERRORS } from '@hub/contracts';
 import type { SearchApp } from '../src/app';
-import {
-  client,
-  createSearchTestDatabase,
-  docJson,
-  makeApp,
-  newCollection,
-  type TestCollection,
-  type TestDatabase,
-} from './helpers/harness';
+import { makeApp, useSearchApp } from './helpers/harness';
+import { client, docJson, type TestCollection } from './helpers/requests';
 
 /** What happens before the contract checks: paths, methods, bodies, content types. */
 
-let db: TestDatabase;
 let app: SearchApp;
 let c: TestCollection;
-beforeAll(async () => {
-  db = await createSearchTestDatabase();
-  app = makeApp(db, { env: { SEARCH_MAX_BODY_BYTES: '8192' } });
-  c = await newCollection(app);
-  await client(app, c).add('existing', docJson({ icontents_title: 'hello' }));
+const db = useSearchApp((t) => ({ app, c } = t), {
+  env: { SEARCH_MAX_BODY_BYTES: '8192' },
+  collection: true,
 });
-afterAll(async () => {
-  await app.services.close();
-  await db.drop();
-});
+beforeAll(() => client(app, c).add('existing', docJson({ icontents_title: 'hello' })));
+
+/** A form body, sent as is (bytes or text), to /v2/{cid}/docs with these headers besides. */
+function rawForm(
+  method: 'post' | 'put',
+  body: Buffer | string,
+  headers: Record<string, string> = {},
+): request.Test {
+  const agent = request(app);
+  return agent[method](`/v2/${c.cid}/docs`)
+    .set({ 'Content-Type': 'application/x-www-form-urlencoded', ...headers })
+    .serialize((b) => b)
+    .send(body);
+}
 
 test('When a path is not an operation of the service, the answer is 404 not found (text/plain)', async () => {
   for (const path of [
@@ -100,26 +100,12 @@ test('When a form body has no Content-Type, it is read as a form', async () => {
 
 test('When a form body is gzip-compressed, it is inflated (within the size limit)', async () => {
   const body = zlib.gzipSync(`apikey=${c.apikey}&dockey=gz&doc=${encodeURIComponent(docJson())}`);
-  const res = await request(app)
-    .post(`/v2/${c.cid}/docs`)
-    .set('Content-Type', 'application/x-www-form-urlencoded')
-    .set('Content-Encoding', 'gzip')
-    .serialize((b) => b)
-    .send(body);
+  const res = await rawForm('post', body, { 'Content-Encoding': 'gzip' });
   expect(res.status).toBe(200);
   const bomb = zlib.gzipSync(`apikey=${c.apikey}&dockey=bomb&doc=${'x'.repeat(100_000)}`);
-  const refused = await request(app)
-    .post(`/v2/${c.cid}/docs`)
-    .set('Content-Type', 'application/x-www-form-urlencoded')
-    .set('Content-Encoding', 'gzip')
-    .serialize((b) => b)
-    .send(bomb);
+  const refused = await rawForm('post', bomb, { 'Content-Encoding': 'gzip' });
   expect(refused.status).toBe(413);
-  const unknown = await request(app)
-    .post(`/v2/${c.cid}/docs`)
-    .set('Content-Type', 'application/x-www-form-urlencoded')
-    .set('Content-Encoding', 'br-nope')
-    .send('x');
+  const unknown = await rawForm('post', 'x', { 'Content-Encoding': 'br-nope' });
   expect(unknown.status).toBe(415);
 });
 
@@ -132,24 +118,17 @@ test('When raw bytes in a body are not UTF-8 or an escape is malformed, writes a
   ];
   for (const body of cases) {
     for (const method of ['post', 'put'] as const) {
-      const agent = request(app);
-      const res = await agent[method](`/v2/${c.cid}/docs`)
-        .set('Content-Type', 'application/x-www-form-urlencoded')
-        .serialize((b) => b)
-        .send(body);
+      const res = await rawForm(method, body);
       expect([res.status, res.text]).toEqual([400, SEARCH_ERRORS.add.invalidEncoding.text]);
     }
   }
   // raw UTF-8 (not percent-encoded) is fine
-  const res = await request(app)
-    .post(`/v2/${c.cid}/docs`)
-    .set('Content-Type', 'application/x-www-form-urlencoded')
-    .serialize((b) => b)
-    .send(
-      Buffer.from(
-        `apikey=${c.apikey}&dockey=raw-서울&doc=${docJson({ icontents_title: 'raw 서울' }).replace(/&/g, '%26')}`,
-      ),
-    );
+  const res = await rawForm(
+    'post',
+    Buffer.from(
+      `apikey=${c.apikey}&dockey=raw-서울&doc=${docJson({ icontents_title: 'raw 서울' }).replace(/&/g, '%26')}`,
+    ),
+  );
   expect(res.status).toBe(200);
   expect(JSON.parse((await client(app, c).search({ q: '서울' })).text).docs[0].dockey).toBe(
     'raw-서울',
@@ -175,15 +154,16 @@ test('When delete or field update get a badly encoded dockey, they answer dockey
 
 test('When search parameters other than q are badly encoded, each answers its own invalid error', async () => {
   const S = SEARCH_ERRORS.search;
-  for (const [param, error] of [
-    ['ca', S.caInvalid],
-    ['ex_ca', S.exCaInvalid],
-    ['start', S.startInvalid],
-    ['len', S.lenInvalid],
-    ['sort', S.sortInvalid],
-    ['startdate', S.startdateInvalid],
-    ['enddate', S.enddateInvalid],
-  ] as const) {
+  const invalid = {
+    ca: S.caInvalid,
+    ex_ca: S.exCaInvalid,
+    start: S.startInvalid,
+    len: S.lenInvalid,
+    sort: S.sortInvalid,
+    startdate: S.startdateInvalid,
+    enddate: S.enddateInvalid,
+  };
+  for (const [param, error] of Object.entries(invalid)) {
     const res = await request(app).get(
       `/v2/${c.cid}/search/json?apikey=${c.apikey}&q=hello&${param}=1%C0`,
     );

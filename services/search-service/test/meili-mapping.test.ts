@@ -15,7 +15,12 @@ import {
   toMeiliDocument,
 } from '../src/index/meilisearch/mapping';
 import { backoffMs } from '@hub/service-kit';
-import { compareVersions, planBatch, type OutboxRow } from '../src/index/meilisearch/outbox/coalesce';
+import {
+  compareVersions,
+  planBatch,
+  type OutboxRow,
+} from '../src/index/meilisearch/outbox/coalesce';
+import { SEARCH_ASKS } from './helpers/meili-search';
 
 function doc(fields: Record<string, unknown>): ParsedDoc {
   return docJson(JSON.stringify(fields));
@@ -27,23 +32,33 @@ function docJson(json: string): ParsedDoc {
   return r.value;
 }
 
+/** A change of a document of collection abcd1234: an upsert of `parsed`, or with null a delete. */
+function changeOf(
+  dockey: string,
+  docId: string,
+  version: string,
+  parsed: ParsedDoc | null,
+): DocumentChange {
+  const at = { collectionId: 'abcd1234', dockey, docId, version };
+  return parsed ? { op: 'upsert', ...at, doc: parsed } : { op: 'delete', ...at, doc: null };
+}
+
 const base = {
   icontents_title: '제목 title',
   icontents_body: '본문 body',
   score_regdate: 1700000000,
 };
 
+/** A search of 'hello' in collection abcd1234, first page, no filter, unless `over` says. */
 function query(over: Partial<SearchQuery> = {}): SearchQuery {
+  const unfiltered = { ca: null, exCa: null, startdate: null, enddate: null };
   return {
     collectionId: 'abcd1234',
     q: 'hello',
     start: 0,
     len: 10,
-    ca: null,
-    exCa: null,
     sort: 0,
-    startdate: null,
-    enddate: null,
+    ...unfiltered,
     ...over,
   };
 }
@@ -65,18 +80,16 @@ describe('Meilisearch document ids', () => {
 
 describe('Meilisearch documents', () => {
   test('When a doc has user fields, analysed fields nest under text and only doc_id/version are exact text', () => {
-    const change: DocumentChange = {
-      op: 'upsert',
-      collectionId: 'abcd1234',
-      dockey: 'doc-1',
-      docId: '9007199254740993',
-      version: '3',
-      doc: docJson(
+    const change = changeOf(
+      'doc-1',
+      '9007199254740993',
+      '3',
+      docJson(
         '{"icontents_title":"제목 title","icontents_body":"본문 body","score_regdate":1700000000,' +
           '"icontents_summary":"요약","contents_url":"https://ex.com/a","score_view":9223372036854775807,' +
           '"categories":[1,7]}',
       ),
-    };
+    );
     expect(toMeiliDocument(change)).toEqual({
       id: meiliDocumentId('abcd1234', 'doc-1'),
       collection_id: 'abcd1234',
@@ -90,26 +103,12 @@ describe('Meilisearch documents', () => {
   });
 
   test('When documents.id is a safe integer, it is also kept as doc_seq for tie-breaking', () => {
-    const m = toMeiliDocument({
-      op: 'upsert',
-      collectionId: 'abcd1234',
-      dockey: 'k',
-      docId: '42',
-      version: '1',
-      doc: doc(base),
-    });
+    const m = toMeiliDocument(changeOf('k', '42', '1', doc(base)));
     expect(m.doc_seq).toBe(42);
   });
 
   test('When a doc has no categories, categories is [] and the largest regdate stays exact', () => {
-    const change: DocumentChange = {
-      op: 'upsert',
-      collectionId: 'abcd1234',
-      dockey: 'k',
-      docId: '1',
-      version: '1',
-      doc: doc({ ...base, score_regdate: 253402300799 }),
-    };
+    const change = changeOf('k', '1', '1', doc({ ...base, score_regdate: 253402300799 }));
     const m = toMeiliDocument(change);
     expect(m.categories).toEqual([]);
     expect(m.score_regdate).toBe(253402300799);
@@ -117,16 +116,7 @@ describe('Meilisearch documents', () => {
   });
 
   test('When the change is a delete, there is no document to map', () => {
-    expect(() =>
-      toMeiliDocument({
-        op: 'delete',
-        collectionId: 'abcd1234',
-        dockey: 'k',
-        docId: '1',
-        version: '2',
-        doc: null,
-      }),
-    ).toThrow();
+    expect(() => toMeiliDocument(changeOf('k', '1', '2', null))).toThrow();
   });
 });
 
@@ -207,9 +197,7 @@ describe('Paging with exact counts', () => {
         sort: ['score_regdate:desc', 'doc_seq:desc'],
         page: 2,
         hitsPerPage: 13,
-        attributesToRetrieve: ['doc_id'],
-        matchingStrategy: 'all',
-        locales: ['kor', 'eng'],
+        ...SEARCH_ASKS,
       },
       skip: 2,
       take: 10,

@@ -1,53 +1,19 @@
-import type { TestDatabase } from '@hub/testing';
-import { queueReindex } from '../src/cli/reindex';
-import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meilisearch/meilisearch-index';
+import { queueReindex } from '../src/cli/reindex/queue';
+import type { MeilisearchIndex } from '../src/index/meilisearch/meilisearch-index';
 import { meiliDocumentId, toMeiliDocument } from '../src/index/meilisearch/mapping';
-import { createCollection } from '../src/store/collections';
-import { insertDocument } from '../src/store/documents';
-import { startMeiliStub, type MeiliStub } from './meili-stub';
-import { silentLogger, testDatabase, upsert, withTx } from './outbox-fixtures';
+import type { TestDatabase } from './helpers/harness';
+import { storedCollection, useMeilisearch } from './helpers/meili';
+import type { MeiliStub } from './meili-stub';
+import { silentLogger, upsert, withTx } from './outbox-fixtures';
 
 let db: TestDatabase;
 let stub: MeiliStub;
 let engine: MeilisearchIndex;
 let cid: string;
-const docIds = new Map<string, string>();
+let docIds: Map<string, string>;
 
-function docJson(title: string) {
-  return JSON.stringify({
-    icontents_title: title,
-    icontents_body: 'body',
-    score_regdate: 1700000000,
-  });
-}
-
-beforeAll(async () => {
-  db = await testDatabase();
-  stub = await startMeiliStub();
-  engine = createMeilisearchIndex({
-    pool: db.pool,
-    url: stub.url,
-    logger: silentLogger,
-    runRelay: false,
-  });
-  cid = (
-    await createCollection(db.pool, {
-      maxDocuments: 100,
-      maxApiCalls: 100,
-      thumbnailSize: '130X130',
-    })
-  ).collection.id;
-  await withTx(db.pool, async (tx) => {
-    for (const key of ['a', 'b', 'c']) {
-      const ref = await insertDocument(tx, cid, key, docJson(`stored ${key}`));
-      docIds.set(key, ref!.id);
-    }
-  });
-});
-afterAll(async () => {
-  await stub.close();
-  await db.drop();
-});
+useMeilisearch((m) => ({ db, stub, engine } = m), { engine: { runRelay: false } });
+beforeAll(async () => ({ cid, docIds } = await storedCollection(db.pool)));
 
 test('When the index is out of step with Postgres, reindex makes it hold exactly the stored documents', async () => {
   await engine.ensureSettings();

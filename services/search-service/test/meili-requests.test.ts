@@ -8,6 +8,8 @@ import {
   indexSettings,
   type MeiliDocument,
 } from '../src/index/meilisearch/mapping';
+import { SEARCH_ASKS } from './helpers/meili-search';
+import { rejectionOf } from './helpers/rejection';
 import { startMeiliStub, type MeiliStub } from './meili-stub';
 
 let stub: MeiliStub;
@@ -41,15 +43,7 @@ function meiliDoc(id: string, version = '1'): MeiliDocument {
   };
 }
 
-async function rejection(p: Promise<unknown>): Promise<IndexWriteError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(IndexWriteError);
-    return err as IndexWriteError;
-  }
-  throw new Error('expected a rejection');
-}
+const rejection = (p: Promise<unknown>) => rejectionOf(p, IndexWriteError);
 
 const calls = () =>
   stub.requests.filter((r) => !r.path.startsWith('/tasks/')).map((r) => `${r.method} ${r.path}`);
@@ -155,9 +149,7 @@ describe('Meilisearch request shapes', () => {
       sort: ['score_regdate:desc', 'doc_seq:desc'],
       page: 2,
       hitsPerPage: 13,
-      attributesToRetrieve: ['doc_id'],
-      matchingStrategy: 'all',
-      locales: ['kor', 'eng'],
+      ...SEARCH_ASKS,
     });
   });
 

@@ -1,21 +1,16 @@
 import express from 'express';
 import request from 'supertest';
 import sharp from 'sharp';
-import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meilisearch/meilisearch-index';
+import type { MeilisearchIndex } from '../src/index/meilisearch/meilisearch-index';
 import {
   createThumbnailService,
   thumbnailRouter,
   type ThumbnailServiceImpl,
 } from '../src/thumbnails';
-import {
-  client,
-  createSearchTestDatabase,
-  docJson,
-  makeApp,
-  newCollection,
-  type TestDatabase,
-} from './helpers/harness';
-import { startMeiliStub, type MeiliStub } from './meili-stub';
+import { closeAfterAll, makeApp, newCollection, type TestDatabase } from './helpers/harness';
+import { client, docJson } from './helpers/requests';
+import { useMeilisearch } from './helpers/meili';
+import type { MeiliStub } from './meili-stub';
 import { silentLogger, waitFor } from './outbox-fixtures';
 import { startImageServer, type ImageServer } from './thumbnails-image-server';
 
@@ -34,22 +29,17 @@ let thumbnails: ThumbnailServiceImpl;
 let outer: express.Express;
 let app: ReturnType<typeof makeApp>;
 
+useMeilisearch((m) => ({ db, stub, engine } = m), { engine: { requestTimeoutMs: 500 } });
 beforeAll(async () => {
-  db = await createSearchTestDatabase();
-  stub = await startMeiliStub();
   images = await startImageServer();
-  engine = createMeilisearchIndex({
-    pool: db.pool,
-    url: stub.url,
-    logger: silentLogger,
-    requestTimeoutMs: 500,
-  });
+  closeAfterAll(() => images.close());
   thumbnails = createThumbnailService({
     pool: db.pool,
     thumbnailUrl: THUMBNAIL_URL,
     logger: silentLogger,
     allowPrivateNetworks: true,
   });
+  closeAfterAll(() => thumbnails.stop());
   app = makeApp(db, { index: engine, thumbnails, env: { THUMBNAIL_URL } });
   outer = express();
   outer.use('/thumbnails', thumbnailRouter({ pool: db.pool }));
@@ -57,14 +47,6 @@ beforeAll(async () => {
   engine.start();
   thumbnails.start();
   await engine.ensureSettings();
-});
-afterAll(async () => {
-  await app.services.close();
-  await thumbnails.stop();
-  await engine.stop();
-  await images.close();
-  await stub.close();
-  await db.drop();
 });
 
 function thumbPath(url: string): string {

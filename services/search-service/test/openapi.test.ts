@@ -1,30 +1,14 @@
 import request from 'supertest';
 import { openApiChecker } from '@hub/testing';
 import { OPENAPI, type SearchApp } from '../src/app';
-import {
-  ADMIN_TOKEN,
-  createSearchTestDatabase,
-  docJson,
-  makeApp,
-  newCollection,
-  type TestCollection,
-  type TestDatabase,
-} from './helpers/harness';
+import { adminApi } from './helpers/admin';
+import { useSearchApp } from './helpers/harness';
+import { client, docJson, type TestCollection } from './helpers/requests';
 
-let db: TestDatabase;
 let app: SearchApp;
 let c: TestCollection;
 const check = openApiChecker(OPENAPI as Record<string, unknown>);
-
-beforeAll(async () => {
-  db = await createSearchTestDatabase();
-  app = makeApp(db);
-  c = await newCollection(app);
-});
-afterAll(async () => {
-  await app.services.close();
-  await db.drop();
-});
+useSearchApp((t) => ({ app, c } = t), { collection: true });
 
 test('GET /openapi.json serves an OpenAPI 3.1 document', async () => {
   const res = await request(app).get('/openapi.json');
@@ -34,102 +18,40 @@ test('GET /openapi.json serves an OpenAPI 3.1 document', async () => {
 });
 
 test('When real requests are made, every response matches the OpenAPI document', async () => {
-  const auth = { Authorization: `Bearer ${ADMIN_TOKEN}` };
+  const form = client(app, c);
+  const query = client(app, c, 'query');
+  const admin = adminApi(app);
+  const docs = `/v2/${c.cid}/docs`;
   const calls: Array<[string, string, () => request.Test]> = [
     [
       'POST',
-      `/v2/${c.cid}/docs`,
+      docs,
       () =>
-        request(app)
-          .post(`/v2/${c.cid}/docs`)
-          .type('form')
-          .send({
-            apikey: c.apikey,
-            dockey: 'k1',
-            doc: docJson({ score_big: 9223372036854775807n.toString(), categories: [1] }).replace(
-              '"9223372036854775807"',
-              '9223372036854775807',
-            ),
-          }),
+        form.add(
+          'k1',
+          docJson({ score_big: 9223372036854775807n.toString(), categories: [1] }).replace(
+            '"9223372036854775807"',
+            '9223372036854775807',
+          ),
+        ),
     ],
-    [
-      'POST',
-      `/v2/${c.cid}/docs`,
-      () =>
-        request(app)
-          .post(`/v2/${c.cid}/docs`)
-          .type('form')
-          .send({ apikey: c.apikey, dockey: 'k1', doc: docJson() }),
-    ],
+    ['POST', docs, () => form.add('k1', docJson())],
     [
       'PUT',
       `/v2/${c.cid}/docs/fields`,
-      () =>
-        request(app).put(`/v2/${c.cid}/docs/fields`).type('form').send({
-          apikey: c.apikey,
-          dockey: 'k1',
-          fieldname: 'score_regdate',
-          fieldvalue: '1700000001',
-        }),
+      () => form.updateField('k1', 'score_regdate', '1700000001'),
     ],
-    [
-      'GET',
-      `/v2/${c.cid}/search/json`,
-      () => request(app).get(`/v2/${c.cid}/search/json`).query({ apikey: c.apikey, q: 'title' }),
-    ],
-    [
-      'GET',
-      `/v2/${c.cid}/search/xml`,
-      () => request(app).get(`/v2/${c.cid}/search/xml`).query({ apikey: c.apikey, q: 'title' }),
-    ],
-    [
-      'GET',
-      `/v2/${c.cid}/search/html`,
-      () => request(app).get(`/v2/${c.cid}/search/html`).query({ apikey: c.apikey, q: 'title' }),
-    ],
-    [
-      'GET',
-      `/v2/${c.cid}/status/json`,
-      () => request(app).get(`/v2/${c.cid}/status/json`).query({ apikey: c.apikey }),
-    ],
-    [
-      'GET',
-      `/v2/${c.cid}/status/xml`,
-      () => request(app).get(`/v2/${c.cid}/status/xml`).query({ apikey: c.apikey }),
-    ],
-    [
-      'PUT',
-      `/v2/${c.cid}/docs`,
-      () =>
-        request(app)
-          .put(`/v2/${c.cid}/docs`)
-          .type('form')
-          .send({ apikey: c.apikey, dockey: 'k1', doc: docJson() }),
-    ],
-    [
-      'DELETE',
-      `/v2/${c.cid}/docs`,
-      () => request(app).delete(`/v2/${c.cid}/docs`).query({ apikey: c.apikey, dockey: 'k1' }),
-    ],
-    [
-      'DELETE',
-      `/v2/${c.cid}/docs`,
-      () =>
-        request(app)
-          .delete(`/v2/${c.cid}/docs`)
-          .query({ apikey: 'f'.repeat(32), dockey: 'k1' }),
-    ],
-    ['GET', '/admin/collections', () => request(app).get('/admin/collections').set(auth)],
-    [
-      'GET',
-      `/admin/collections/${c.cid}`,
-      () => request(app).get(`/admin/collections/${c.cid}`).set(auth),
-    ],
-    [
-      'GET',
-      '/admin/collections/zzzzzzzz',
-      () => request(app).get('/admin/collections/zzzzzzzz').set(auth),
-    ],
+    ['GET', `/v2/${c.cid}/search/json`, () => form.search({ q: 'title' })],
+    ['GET', `/v2/${c.cid}/search/xml`, () => form.search({ q: 'title' }, 'xml')],
+    ['GET', `/v2/${c.cid}/search/html`, () => form.search({ q: 'title' }, 'html')],
+    ['GET', `/v2/${c.cid}/status/json`, () => query.status()],
+    ['GET', `/v2/${c.cid}/status/xml`, () => query.status('xml')],
+    ['PUT', docs, () => form.update('k1', docJson())],
+    ['DELETE', docs, () => query.delete('k1')],
+    ['DELETE', docs, () => client(app, { ...c, apikey: 'f'.repeat(32) }, 'query').delete('k1')],
+    ['GET', '/admin/collections', () => admin.get('/collections')],
+    ['GET', `/admin/collections/${c.cid}`, () => admin.get(`/collections/${c.cid}`)],
+    ['GET', '/admin/collections/zzzzzzzz', () => admin.get('/collections/zzzzzzzz')],
     ['GET', '/healthz', () => request(app).get('/healthz')],
     ['GET', '/readyz', () => request(app).get('/readyz')],
   ];

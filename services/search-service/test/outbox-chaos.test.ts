@@ -1,7 +1,10 @@
 import type pg from 'pg';
 import { createPool } from '@hub/service-kit';
 import type { TestDatabase } from '@hub/testing';
-import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meilisearch/meilisearch-index';
+import {
+  createMeilisearchIndex,
+  type MeilisearchIndex,
+} from '../src/index/meilisearch/meilisearch-index';
 import { meiliDocumentId } from '../src/index/meilisearch/mapping';
 import { compareVersions } from '../src/index/meilisearch/outbox/coalesce';
 import { startMeiliStub, type MeiliStub } from './meili-stub';

@@ -1,6 +1,9 @@
 import type { TestDatabase } from '@hub/testing';
 import { createMetrics } from '@hub/service-kit';
-import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meilisearch/meilisearch-index';
+import {
+  createMeilisearchIndex,
+  type MeilisearchIndex,
+} from '../src/index/meilisearch/meilisearch-index';
 import { meiliDocumentId } from '../src/index/meilisearch/mapping';
 import { listDeadLetters, retryDeadLetters } from '../src/index/meilisearch/outbox/dead-letters';
 import { startMeiliStub, type MeiliStub } from './meili-stub';

@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import request from 'supertest';
 import { createMetrics } from '@hub/service-kit';
 import { distinctTerms, queryTerms } from '../src/index/analyser';
 import { newBitset, setBits } from '../src/index/postgres/bitset';
@@ -20,14 +19,9 @@ import {
   unpackPostings,
 } from '../src/index/postgres/packed-segment';
 import { levelOf, MERGE_FACTOR, pickMerge } from '../src/index/postgres/segment-builder';
-import {
-  client,
-  createSearchTestDatabase,
-  makeApp,
-  newCollection,
-  type TestCollection,
-  type TestDatabase,
-} from './helpers/harness';
+import { adminApi } from './helpers/admin';
+import { appWithCollection, makeApp, newCollection, useSearchDatabase } from './helpers/harness';
+import { client, type TestCollection } from './helpers/requests';
 
 /** The Postgres engine below the contract: its codec, orders, merges, folds and failures. */
 
@@ -147,11 +141,7 @@ describe('merge policy', () => {
 
 // ------------------------------------------------------------------ engine against a model
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createSearchTestDatabase();
-});
-afterAll(() => db.drop());
+const db = useSearchDatabase();
 
 interface ModelDoc {
   title: string;
@@ -242,9 +232,7 @@ test('When documents are added, changed and deleted across folds and merges, eve
     packedMaxDocs: 30,
     autoFold: false,
   });
-  const app = makeApp(db, { index });
-  const c = await newCollection(app, { max_documents: 10_000 });
-  const api = client(app, c);
+  const { app, c, api } = await appWithCollection(db, { max_documents: 10_000 }, { index });
   const rand = random(0x5eed);
   const model = new Map<string, ModelDoc>();
   const ids = new Map<string, number>();
@@ -385,29 +373,23 @@ async function numfound(api: ReturnType<typeof client>, q: string): Promise<numb
   return JSON.parse((await api.search({ q })).text).numfound;
 }
 
+/** indexCounts of a collection whose n documents are all folded. */
+const foldedAll = (n: number) => ({ pending: 0, folded: n, numbers: n, in_segments: n });
+
 test('When two instances fold one collection at the same time, every document is folded exactly once', async () => {
   const a = createPostgresIndex(db.pool, { foldBatchSize: 13, autoFold: false });
   const b = createPostgresIndex(db.pool, { foldBatchSize: 13, autoFold: false });
-  const app = makeApp(db, { index: a });
-  const c = await newCollection(app);
-  const api = client(app, c);
+  const { app, c, api } = await appWithCollection(db, {}, { index: a });
   await addDocs(api, 300, 'd');
   await Promise.all([foldAll(a), foldAll(b), foldAll(a), foldAll(b)]);
   await foldAll(a);
-  expect(await indexCounts(c.cid)).toEqual({
-    pending: 0,
-    folded: 300,
-    numbers: 300,
-    in_segments: 300,
-  });
+  expect(await indexCounts(c.cid)).toEqual(foldedAll(300));
   expect(await numfound(api, 'shared')).toBe(300);
   await app.services.close();
 });
 
 test('When a fold is killed midway (its connection terminated), nothing is lost or doubled and the next fold resumes', async () => {
-  const app = makeApp(db);
-  const c = await newCollection(app);
-  const api = client(app, c);
+  const { app, c, api } = await appWithCollection(db);
   await addDocs(api, 100, 'k');
   // a pool whose fold connection is terminated by the server just before pending rows go
   const killing = new Proxy(db.pool, {
@@ -443,12 +425,7 @@ test('When a fold is killed midway (its connection terminated), nothing is lost 
 
   const survivor = createPostgresIndex(db.pool, { foldBatchSize: 40, autoFold: false });
   await foldAll(survivor);
-  expect(await indexCounts(c.cid)).toEqual({
-    pending: 0,
-    folded: 100,
-    numbers: 100,
-    in_segments: 100,
-  });
+  expect(await indexCounts(c.cid)).toEqual(foldedAll(100));
   expect(await numfound(api, 'shared')).toBe(100);
   expect(await numfound(client(makeApp(db, { index: survivor }), c), '공통')).toBe(100);
   await app.services.close();
@@ -480,11 +457,10 @@ test('When a collection is deleted, its whole index goes (segments, posting list
     packedMaxDocs: 20,
     autoFold: false,
   });
-  const app = makeApp(db, { index });
-  const c = await newCollection(app);
-  await addDocs(client(app, c), 100, 'z');
+  const { app, c, api } = await appWithCollection(db, {}, { index });
+  await addDocs(api, 100, 'z');
   await foldAll(index);
-  await addDocs(client(app, c), 5, 'p');
+  await addDocs(api, 5, 'p');
   const rows = async () =>
     (
       await db.pool.query(
@@ -497,9 +473,7 @@ test('When a collection is deleted, its whole index goes (segments, posting list
       )
     ).rows[0];
   expect((await rows()).postings).toBeGreaterThan(0);
-  const res = await request(app)
-    .delete(`/admin/collections/${c.cid}`)
-    .set('Authorization', 'Bearer test-admin-token-0123456789abcdef');
+  const res = await adminApi(app).delete(`/collections/${c.cid}`);
   expect(res.status).toBe(204);
   expect(await rows()).toEqual({ postings: 0, segments: 0, pending: 0, state: 0 });
   await app.services.close();
@@ -508,9 +482,8 @@ test('When a collection is deleted, its whole index goes (segments, posting list
 test('When the folder works, /metrics shows the fold lag, batch sizes and durations', async () => {
   const metrics = createMetrics('search-service');
   const index = createPostgresIndex(db.pool, { metrics, autoFold: false });
-  const app = makeApp(db, { index });
-  const c = await newCollection(app);
-  await addDocs(client(app, c), 10, 'm');
+  const { app, api } = await appWithCollection(db, {}, { index });
+  await addDocs(api, 10, 'm');
   await index.folder.round();
   const text = await metrics.registry.metrics();
   expect(text).toMatch(/search_fold_lag_documents\{service="search-service"\} \d+/);

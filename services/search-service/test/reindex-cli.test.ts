@@ -1,43 +1,17 @@
-import type { TestDatabase } from '@hub/testing';
-import { formatProgress, runReindexCli, REINDEX_USAGE } from '../src/cli/reindex';
-import { createCollection } from '../src/store/collections';
-import { insertDocument } from '../src/store/documents';
-import { startMeiliStub, type MeiliStub } from './meili-stub';
-import { silentLogger, testDatabase, withTx } from './outbox-fixtures';
+import { REINDEX_USAGE } from '../src/cli/reindex/args';
+import { formatProgress } from '../src/cli/reindex/progress';
+import { runReindexCli } from '../src/cli/reindex/run';
+import type { TestDatabase } from './helpers/harness';
+import { storedCollection, useMeilisearch } from './helpers/meili';
+import type { MeiliStub } from './meili-stub';
+import { silentLogger } from './outbox-fixtures';
 
 let db: TestDatabase;
 let stub: MeiliStub;
 let cid: string;
 
-beforeAll(async () => {
-  db = await testDatabase();
-  stub = await startMeiliStub();
-  cid = (
-    await createCollection(db.pool, {
-      maxDocuments: 100,
-      maxApiCalls: 100,
-      thumbnailSize: '130X130',
-    })
-  ).collection.id;
-  await withTx(db.pool, async (tx) => {
-    for (const key of ['a', 'b', 'c']) {
-      await insertDocument(
-        tx,
-        cid,
-        key,
-        JSON.stringify({
-          icontents_title: `stored ${key}`,
-          icontents_body: 'body',
-          score_regdate: 1700000000,
-        }),
-      );
-    }
-  });
-});
-afterAll(async () => {
-  await stub.close();
-  await db.drop();
-});
+useMeilisearch((m) => ({ db, stub } = m), { engine: false });
+beforeAll(async () => ({ cid } = await storedCollection(db.pool)));
 beforeEach(async () => {
   stub.down = false;
   stub.reset();

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '@hub/service-kit';
-import { createMeilisearchIndex, type MeilisearchIndex } from '../src/index/meilisearch/meilisearch-index';
+import {
+  createMeilisearchIndex,
+  type MeilisearchIndex,
+} from '../src/index/meilisearch/meilisearch-index';
 import { describeSearchContract } from './contract/search-contract';
 
 /**

@@ -1,14 +1,19 @@
-/** The channel and item tables of the feed spec, as data. */
+/**
+ * The channel and item tables of the feed spec, as data: the renderers write the fields in
+ * table order, under these names, and the view types are derived from them.
+ */
 export interface FeedFieldSpec {
   readonly name: string;
   readonly required: boolean;
-  readonly type: 'String' | 'Array' | 'object';
+  readonly type: FeedFieldType;
   readonly meaning: string;
   /** The spec's default, when it names one (configurable defaults live in FEED_DEFAULTS). */
   readonly default?: string;
 }
 
-export const FEED_CHANNEL_FIELDS: readonly FeedFieldSpec[] = [
+export type FeedFieldType = 'String' | 'Array' | 'object';
+
+export const FEED_CHANNEL_FIELDS = [
   {
     name: 'title',
     required: true,
@@ -42,9 +47,9 @@ export const FEED_CHANNEL_FIELDS: readonly FeedFieldSpec[] = [
     meaning: 'time of the API request, RFC 822 date-time',
   },
   { name: 'item', required: false, type: 'Array', meaning: 'list of content entries' },
-];
+] as const satisfies readonly FeedFieldSpec[];
 
-export const FEED_ITEM_FIELDS: readonly FeedFieldSpec[] = [
+export const FEED_ITEM_FIELDS = [
   { name: 'title', required: true, type: 'String', meaning: 'content title' },
   { name: 'link', required: true, type: 'String', meaning: 'content link' },
   {
@@ -75,9 +80,9 @@ export const FEED_ITEM_FIELDS: readonly FeedFieldSpec[] = [
     type: 'object',
     meaning: 'representative image, the original without thumbnail processing',
   },
-];
+] as const satisfies readonly FeedFieldSpec[];
 
-export const FEED_ENCLOSURE_FIELDS: readonly FeedFieldSpec[] = [
+export const FEED_ENCLOSURE_FIELDS = [
   { name: 'url', required: false, type: 'String', meaning: 'image path' },
   { name: 'length', required: false, type: 'String', meaning: 'image size', default: '1' },
   {
@@ -87,7 +92,21 @@ export const FEED_ENCLOSURE_FIELDS: readonly FeedFieldSpec[] = [
     meaning: 'image MIME type',
     default: 'application/octet-stream',
   },
-];
+] as const satisfies readonly FeedFieldSpec[];
+
+/** The names of a table's fields of one type. */
+export type FeedFieldName<
+  Table extends readonly FeedFieldSpec[],
+  Type extends FeedFieldType = FeedFieldType,
+> = Extract<Table[number], { readonly type: Type }>['name'];
+
+/** The names of a table's fields of one type, in table order. */
+export function feedFieldNames<Table extends readonly FeedFieldSpec[], Type extends FeedFieldType>(
+  table: Table,
+  type: Type,
+): FeedFieldName<Table, Type>[] {
+  return table.filter((field) => field.type === type).map((field) => field.name);
+}
 
 /** Defaults of the spec; every one is overridable by the service's configuration. */
 export const FEED_DEFAULTS = {
@@ -97,7 +116,6 @@ export const FEED_DEFAULTS = {
     language: 'ko',
     copyright: 'Copyright belongs to the authors and providers of each content.',
   },
-  enclosure: { length: '1', type: 'application/octet-stream' },
 } as const;
 
 /** Item author default: `<EMAIL> (<PROVIDER_NAME>)`. */

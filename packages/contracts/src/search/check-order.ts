@@ -9,60 +9,60 @@ export interface CheckStep {
   readonly note: string;
 }
 
-const { common: C, add: A, search: S, delete: D, update: U, fieldUpdate: F } = SEARCH_ERRORS;
+const { common, add, search, delete: deletion, update, fieldUpdate, status } = SEARCH_ERRORS;
 
 /** The doc checks of parseDoc, in its order. */
-const docChecks = (E: typeof A | typeof U): ContractError[] => [
-  E.docNull,
-  E.docEmpty,
-  E.docInvalidUtf8,
-  E.docJsonParsingFail,
-  E.tooManyFields,
-  E.fieldnameInvalid,
-  E.categoryValueInvalid,
-  E.dateInvalid,
-  E.dateTooBig,
-  E.scoreValueInvalid,
-  E.stringValueInvalid,
-  E.titleEmpty,
-  E.bodyEmpty,
-  E.thumbnailKeyFail,
+const docChecks = (errors: typeof add | typeof update): ContractError[] => [
+  errors.docNull,
+  errors.docEmpty,
+  errors.docInvalidUtf8,
+  errors.docJsonParsingFail,
+  errors.tooManyFields,
+  errors.fieldnameInvalid,
+  errors.categoryValueInvalid,
+  errors.dateInvalid,
+  errors.dateTooBig,
+  errors.scoreValueInvalid,
+  errors.stringValueInvalid,
+  errors.titleEmpty,
+  errors.bodyEmpty,
+  errors.thumbnailKeyFail,
 ];
 
 const params: Partial<Record<SearchOperation, readonly ContractError[]>> = {
-  add: [A.invalidEncoding, A.dockeyNull, A.dockeyInvalid, ...docChecks(A)],
-  update: [U.invalidEncoding, U.dockeyNull, U.dockeyInvalid, ...docChecks(U)],
-  delete: [D.dockeyNull, D.dockeyInvalid],
+  add: [add.invalidEncoding, add.dockeyNull, add.dockeyInvalid, ...docChecks(add)],
+  update: [update.invalidEncoding, update.dockeyNull, update.dockeyInvalid, ...docChecks(update)],
+  delete: [deletion.dockeyNull, deletion.dockeyInvalid],
   fieldUpdate: [
-    F.dockeyNull,
-    F.dockeyEmpty,
-    F.dockeyInvalid,
-    F.fieldnameNull,
-    F.fieldnameEmpty,
-    F.fieldnameInvalid,
-    F.fieldtypeInvalid,
-    F.fieldvalueNull,
-    F.fieldvalueInvalid,
+    fieldUpdate.dockeyNull,
+    fieldUpdate.dockeyEmpty,
+    fieldUpdate.dockeyInvalid,
+    fieldUpdate.fieldnameNull,
+    fieldUpdate.fieldnameEmpty,
+    fieldUpdate.fieldnameInvalid,
+    fieldUpdate.fieldtypeInvalid,
+    fieldUpdate.fieldvalueNull,
+    fieldUpdate.fieldvalueInvalid,
   ],
   search: [
-    S.qNull,
-    S.qTooLong,
-    S.qInvalidEncoding,
-    S.caInvalid,
-    S.exCaInvalid,
-    S.startInvalid,
-    S.lenInvalid,
-    S.sortInvalid,
-    S.startdateInvalid,
-    S.enddateInvalid,
+    search.qNull,
+    search.qTooLong,
+    search.qInvalidEncoding,
+    search.caInvalid,
+    search.exCaInvalid,
+    search.startInvalid,
+    search.lenInvalid,
+    search.sortInvalid,
+    search.startdateInvalid,
+    search.enddateInvalid,
   ],
 };
 
 const state: Partial<Record<SearchOperation, readonly ContractError[]>> = {
-  add: [A.alreadyExists, A.indexMaxReached],
-  update: [U.dockeyInvalid],
-  delete: [D.dockeyInvalid],
-  fieldUpdate: [F.dockeyInvalid],
+  add: [add.alreadyExists, add.indexMaxReached],
+  update: [update.dockeyInvalid],
+  delete: [deletion.dockeyInvalid],
+  fieldUpdate: [fieldUpdate.dockeyInvalid],
 };
 
 /**
@@ -71,25 +71,25 @@ const state: Partial<Record<SearchOperation, readonly ContractError[]>> = {
  * processing (503, 500) come last: they are not input checks.
  */
 export const CHECK_ORDER: readonly CheckStep[] = [
-  { step: 1, errors: [C.apikeyNull], note: 'apikey missing or empty (every operation)' },
+  { step: 1, errors: [common.apikeyNull], note: 'apikey missing or empty (every operation)' },
   {
     step: 2,
-    errors: [C.cidInvalid],
+    errors: [common.cidInvalid],
     note: 'collection id not 8 letters/digits, or unknown (every operation)',
   },
   {
     step: 3,
-    errors: [C.apikeyInvalid],
+    errors: [common.apikeyInvalid],
     note: 'apikey not the key of that collection (every operation)',
   },
   {
     step: 4,
-    errors: [C.callLimitReached],
+    errors: [common.callLimitReached],
     note: 'API call maximum exceeded; not checked for status, and a refused call is not counted',
   },
   {
     step: 5,
-    errors: [S.returnTypeInvalid],
+    errors: [search.returnTypeInvalid],
     note: '{format} path segment of search and status is not xml or json',
   },
   {
@@ -115,18 +115,18 @@ export const CHECK_ORDER: readonly CheckStep[] = [
   {
     step: 8,
     errors: [
-      A.thumbnailKeyFail,
-      A.addProcessFail,
-      A.duplicationCheckFail,
-      A.userInfoFail,
-      A.collectionInfoException,
-      A.databaseException,
-      U.updateProcessFail,
-      D.deleteProcessFail,
-      F.updateFieldProcessFail,
-      S.makeResultFail,
-      SEARCH_ERRORS.status.makeStatusResultFail,
-      C.occurException,
+      add.thumbnailKeyFail,
+      add.addProcessFail,
+      add.duplicationCheckFail,
+      add.userInfoFail,
+      add.collectionInfoException,
+      add.databaseException,
+      update.updateProcessFail,
+      deletion.deleteProcessFail,
+      fieldUpdate.updateFieldProcessFail,
+      search.makeResultFail,
+      status.makeStatusResultFail,
+      common.occurException,
     ],
     note:
       'processing failures, in whatever order they happen: the thumbnail of contents_image ' +

@@ -52,22 +52,22 @@ export function parseDoc(
   raw: string | undefined | null,
   operation: DocOperation = 'add',
 ): Result<ParsedDoc> {
-  const E = SEARCH_ERRORS[operation];
-  if (raw === undefined || raw === null) return failure(E.docNull);
-  if (raw.trim() === '') return failure(E.docEmpty);
-  if (hasNulOrLoneSurrogate(raw) || hasBadJsonEscape(raw)) return failure(E.docInvalidUtf8);
+  const errors = SEARCH_ERRORS[operation];
+  if (raw === undefined || raw === null) return failure(errors.docNull);
+  if (raw.trim() === '') return failure(errors.docEmpty);
+  if (hasNulOrLoneSurrogate(raw) || hasBadJsonEscape(raw)) return failure(errors.docInvalidUtf8);
   const value = parseLossless(raw);
   const keys = isPlainObject(value) ? topLevelKeys(raw) : null;
-  if (!isPlainObject(value) || keys === null) return failure(E.docJsonParsingFail);
-  if (keys.length > SEARCH_LIMITS.maxFields) return failure(E.tooManyFields);
+  if (!isPlainObject(value) || keys === null) return failure(errors.docJsonParsingFail);
+  if (keys.length > SEARCH_LIMITS.maxFields) return failure(errors.tooManyFields);
 
   const fields: Array<[string, unknown]> = [];
   for (const name of keys) {
-    const checked = checkField(name, value[name], E);
+    const checked = checkField(name, value[name], errors);
     if (!checked.ok) return checked;
     fields.push([name, checked.value]);
   }
-  return assemble(fields, E);
+  return assemble(fields, errors);
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -79,35 +79,35 @@ function integerText(v: unknown): string | null {
 }
 
 /** One field: its name, then its value by kind. Returns the normalised value. */
-function checkField(name: string, v: unknown, E: DocErrors): Result<unknown> {
+function checkField(name: string, v: unknown, errors: DocErrors): Result<unknown> {
   const kind = fieldKind(name);
-  if (kind === null) return failure(E.fieldnameInvalid);
-  if (kind === CATEGORIES_FIELD) return checkCategories(v, E);
+  if (kind === null) return failure(errors.fieldnameInvalid);
+  if (kind === CATEGORIES_FIELD) return checkCategories(v, errors);
   if (kind === 'score') {
     const text = integerText(v);
     if (name === REGDATE_FIELD) {
       const time = text === null ? null : checkUnixTime(text);
       if (time?.ok) return success(new LosslessNumber(time.value));
-      return failure(time?.reason === 'too-big' ? E.dateTooBig : E.dateInvalid);
+      return failure(time?.reason === 'too-big' ? errors.dateTooBig : errors.dateInvalid);
     }
     const score = text === null ? null : parseScoreValue(text);
-    return score === null ? failure(E.scoreValueInvalid) : success(new LosslessNumber(score));
+    return score === null ? failure(errors.scoreValueInvalid) : success(new LosslessNumber(score));
   }
   // a null title/body is reported by the required-field check ("value is empty")
   if (v === null && (name === TITLE_FIELD || name === BODY_FIELD)) return success(null);
-  return typeof v === 'string' ? success(v) : failure(E.stringValueInvalid);
+  return typeof v === 'string' ? success(v) : failure(errors.stringValueInvalid);
 }
 
-function checkCategories(v: unknown, E: DocErrors): Result<unknown> {
-  if (!Array.isArray(v)) return failure(E.categoryValueInvalid);
+function checkCategories(v: unknown, errors: DocErrors): Result<unknown> {
+  if (!Array.isArray(v)) return failure(errors.categoryValueInvalid);
   const out: number[] = [];
   for (const item of v) {
     const text = integerText(item);
     if (text === null || !/^(0|[1-9][0-9]{0,9})$/.test(text)) {
-      return failure(E.categoryValueInvalid);
+      return failure(errors.categoryValueInvalid);
     }
     const n = Number(text);
-    if (n > SEARCH_LIMITS.categoryMax) return failure(E.categoryValueInvalid);
+    if (n > SEARCH_LIMITS.categoryMax) return failure(errors.categoryValueInvalid);
     out.push(n);
   }
   return success(out);
@@ -127,13 +127,13 @@ function isHttpUrl(s: string): boolean {
 }
 
 /** Required fields, the image URL, then the ParsedDoc views of the checked fields. */
-function assemble(fields: Array<[string, unknown]>, E: DocErrors): Result<ParsedDoc> {
+function assemble(fields: Array<[string, unknown]>, errors: DocErrors): Result<ParsedDoc> {
   const byName = new Map(fields);
-  if (isBlank(byName.get(TITLE_FIELD))) return failure(E.titleEmpty);
-  if (isBlank(byName.get(BODY_FIELD))) return failure(E.bodyEmpty);
-  if (!byName.has(REGDATE_FIELD)) return failure(E.dateInvalid);
+  if (isBlank(byName.get(TITLE_FIELD))) return failure(errors.titleEmpty);
+  if (isBlank(byName.get(BODY_FIELD))) return failure(errors.bodyEmpty);
+  if (!byName.has(REGDATE_FIELD)) return failure(errors.dateInvalid);
   const image = byName.get(IMAGE_FIELD);
-  if (typeof image === 'string' && !isHttpUrl(image)) return failure(E.thumbnailKeyFail);
+  if (typeof image === 'string' && !isHttpUrl(image)) return failure(errors.thumbnailKeyFail);
 
   const icontents: Record<string, string> = {};
   const contents: Record<string, string> = {};

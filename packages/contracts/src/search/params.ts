@@ -15,15 +15,15 @@ export type DockeyOperation = 'add' | 'update' | 'delete' | 'fieldUpdate';
  * a lone surrogate → dockey is invalid (404). The dockey is returned as given (not trimmed).
  */
 export function parseDockey(raw: Raw, operation: DockeyOperation): Result<string> {
-  const E = SEARCH_ERRORS[operation];
-  if (raw === undefined || raw === null) return failure(E.dockeyNull);
+  const errors = SEARCH_ERRORS[operation];
+  if (raw === undefined || raw === null) return failure(errors.dockeyNull);
   if (raw.trim() === '') {
     return failure(
-      operation === 'fieldUpdate' ? SEARCH_ERRORS.fieldUpdate.dockeyEmpty : E.dockeyInvalid,
+      operation === 'fieldUpdate' ? SEARCH_ERRORS.fieldUpdate.dockeyEmpty : errors.dockeyInvalid,
     );
   }
   if (utf8ByteLength(raw) > SEARCH_LIMITS.dockeyMaxBytes || hasNulOrLoneSurrogate(raw)) {
-    return failure(E.dockeyInvalid);
+    return failure(errors.dockeyInvalid);
   }
   return success(raw);
 }
@@ -62,7 +62,7 @@ export interface SearchParams {
   exCa: number[] | null;
   /** 0: relevance, 1: newest first (score_regdate) */
   sort: 0 | 1;
-  /** exact integer text (seconds) */
+  /** inclusive bounds on score_regdate: exact integer text (seconds) */
   startdate: string | null;
   enddate: string | null;
 }
@@ -97,40 +97,40 @@ function parseDate(raw: string | null): string | null | undefined {
 
 /** The search parameters, checked in the order of the spec's Search table. */
 export function parseSearchParams(raw: SearchParamsInput): Result<SearchParams> {
-  const E = SEARCH_ERRORS.search;
+  const errors = SEARCH_ERRORS.search;
   const q = raw.q?.trim() ?? '';
-  if (q === '') return failure(E.qNull);
-  if (utf8ByteLength(q) > SEARCH_LIMITS.qMaxBytes) return failure(E.qTooLong);
-  if (hasNulOrLoneSurrogate(q)) return failure(E.qInvalidEncoding);
+  if (q === '') return failure(errors.qNull);
+  if (utf8ByteLength(q) > SEARCH_LIMITS.qMaxBytes) return failure(errors.qTooLong);
+  if (hasNulOrLoneSurrogate(q)) return failure(errors.qInvalidEncoding);
 
   const caText = present(raw.ca);
   const ca = caText === null ? null : parseCategoryList(caText);
-  if (caText !== null && ca === null) return failure(E.caInvalid);
+  if (caText !== null && ca === null) return failure(errors.caInvalid);
   const exCaText = present(raw.ex_ca);
   const exCa = exCaText === null ? null : parseCategoryList(exCaText, SEARCH_LIMITS.exCaMaxEntries);
-  if (exCaText !== null && exCa === null) return failure(E.exCaInvalid);
+  if (exCaText !== null && exCa === null) return failure(errors.exCaInvalid);
 
-  const L = SEARCH_LIMITS;
-  const start = parseRange(present(raw.start), L.startMin, L.startMax, L.startMin);
-  if (start === null) return failure(E.startInvalid);
-  const len = parseRange(present(raw.len), L.lenMin, L.lenMax, L.lenDefault);
-  if (len === null) return failure(E.lenInvalid);
+  const { startMin, startMax, lenMin, lenMax, lenDefault, fixedLenAtStartMax } = SEARCH_LIMITS;
+  const start = parseRange(present(raw.start), startMin, startMax, startMin);
+  if (start === null) return failure(errors.startInvalid);
+  const len = parseRange(present(raw.len), lenMin, lenMax, lenDefault);
+  if (len === null) return failure(errors.lenInvalid);
 
   const sortText = present(raw.sort) ?? '0';
-  if (sortText !== '0' && sortText !== '1') return failure(E.sortInvalid);
+  if (sortText !== '0' && sortText !== '1') return failure(errors.sortInvalid);
 
   const startdate = parseDate(present(raw.startdate));
-  if (startdate === undefined) return failure(E.startdateInvalid);
+  if (startdate === undefined) return failure(errors.startdateInvalid);
   const enddate = parseDate(present(raw.enddate));
-  if (enddate === undefined) return failure(E.enddateInvalid);
+  if (enddate === undefined) return failure(errors.enddateInvalid);
   if (startdate !== null && enddate !== null && Number(enddate) < Number(startdate)) {
-    return failure(E.enddateInvalid);
+    return failure(errors.enddateInvalid);
   }
 
   return success({
     q,
     start,
-    len: start === L.startMax ? L.fixedLenAtStartMax : len,
+    len: start === startMax ? fixedLenAtStartMax : len,
     ca,
     exCa,
     sort: sortText === '1' ? 1 : 0,
@@ -151,12 +151,12 @@ export interface FieldUpdate {
 }
 
 function checkFieldname(raw: Raw): ContractError | null {
-  const E = SEARCH_ERRORS.fieldUpdate;
-  if (raw === undefined || raw === null) return E.fieldnameNull;
-  if (raw.trim() === '') return E.fieldnameEmpty;
+  const errors = SEARCH_ERRORS.fieldUpdate;
+  if (raw === undefined || raw === null) return errors.fieldnameNull;
+  if (raw.trim() === '') return errors.fieldnameEmpty;
   const kind = fieldKind(raw);
-  if (kind === null) return E.fieldnameInvalid;
-  return kind === 'score' ? null : E.fieldtypeInvalid;
+  if (kind === null) return errors.fieldnameInvalid;
+  return kind === 'score' ? null : errors.fieldtypeInvalid;
 }
 
 /**
@@ -165,12 +165,13 @@ function checkFieldname(raw: Raw): ContractError | null {
  * int64 integer ('-'? digits) → invalid; for score_regdate also 0..regdateMax.
  */
 export function parseFieldUpdate(raw: FieldUpdateInput): Result<FieldUpdate> {
-  const E = SEARCH_ERRORS.fieldUpdate;
+  const errors = SEARCH_ERRORS.fieldUpdate;
   const nameError = checkFieldname(raw.fieldname);
   if (nameError) return failure(nameError);
   const fieldname = raw.fieldname!;
-  if (raw.fieldvalue === undefined || raw.fieldvalue === null) return failure(E.fieldvalueNull);
+  if (raw.fieldvalue === undefined || raw.fieldvalue === null)
+    return failure(errors.fieldvalueNull);
   const text = raw.fieldvalue;
   const value = fieldname === REGDATE_FIELD ? parseUnixTime(text) : parseScoreValue(text);
-  return value === null ? failure(E.fieldvalueInvalid) : success({ fieldname, value });
+  return value === null ? failure(errors.fieldvalueInvalid) : success({ fieldname, value });
 }

@@ -1,5 +1,5 @@
 import { FEED_CATEGORY_CODES, type FeedFormat } from '@hub/contracts';
-import type { FeedKey } from '../store/items';
+import type { FeedKey } from '../store/item-types';
 
 /** A feed ready to send: the rendered body around its lastBuildDate, and its validators. */
 export interface FeedRepresentation {
@@ -34,87 +34,115 @@ export const CACHE_SAFETY_TTL_MS = 5 * 60_000;
  * connection is up); concurrent misses of one key share a single render; a render that
  * started before an invalidation is handed to its callers but never stored.
  */
-export class FeedCache {
-  private readonly entries = new Map<string, Entry>();
-  private readonly inflight = new Map<string, Promise<FeedRepresentation>>();
-  /** bumped by clear(); per-key generations are bumped by invalidate() */
-  private epoch = 0;
-  private readonly generations = new Map<string, number>();
-  private live = false;
-  hits = 0;
-  misses = 0;
-
-  constructor(private readonly clock: () => number = Date.now) {}
-
+export interface FeedCache {
   /** Whether entries are being kept (invalidation is live). */
-  get enabled(): boolean {
-    return this.live;
-  }
-
+  readonly enabled: boolean;
+  /** lookups by getOrLoad answered from an entry */
+  readonly hits: number;
+  /** lookups by getOrLoad that loaded (or joined a load under way) */
+  readonly misses: number;
   /** Invalidation became live (true) or was lost (false); either way nothing old survives. */
-  setLive(live: boolean): void {
-    this.live = live;
-    this.clear();
+  setLive(live: boolean): void;
+  /** The cached representation, if any (synchronous: the fast path uses it). */
+  peek(feed: FeedKey, format: FeedFormat, now: number): FeedRepresentation | undefined;
+  getOrLoad(
+    feed: FeedKey,
+    format: FeedFormat,
+    load: () => Promise<FeedRepresentation>,
+  ): Promise<FeedRepresentation>;
+  /** Drops the given feeds in both formats (the feeds a write touched). */
+  invalidate(feeds: readonly string[]): void;
+  clear(): void;
+}
+
+export function createFeedCache(clock: () => number = Date.now): FeedCache {
+  const entries = new Map<string, Entry>();
+  const inflight = new Map<string, Promise<FeedRepresentation>>();
+  /** bumped by clear(); per-key generations are bumped by invalidate() */
+  let epoch = 0;
+  const generations = new Map<string, number>();
+  let live = false;
+  let hits = 0;
+  let misses = 0;
+
+  function clear(): void {
+    epoch++;
+    entries.clear();
+    inflight.clear();
   }
 
-  /** The cached representation, if any (synchronous: the fast path uses it). */
-  peek(feed: FeedKey, format: FeedFormat, now: number): FeedRepresentation | undefined {
-    const entry = this.entries.get(key(feed, format));
+  function setLive(isLive: boolean): void {
+    live = isLive;
+    clear();
+  }
+
+  function peek(feed: FeedKey, format: FeedFormat, now: number): FeedRepresentation | undefined {
+    const entry = entries.get(key(feed, format));
     if (entry === undefined || entry.expiresAt <= now) return undefined;
     return entry.value;
   }
 
-  async getOrLoad(
+  async function getOrLoad(
     feed: FeedKey,
     format: FeedFormat,
     load: () => Promise<FeedRepresentation>,
   ): Promise<FeedRepresentation> {
     const k = key(feed, format);
-    const now = this.clock();
-    const entry = this.entries.get(k);
+    const now = clock();
+    const entry = entries.get(k);
     if (entry !== undefined && entry.expiresAt > now) {
-      this.hits++;
+      hits++;
       return entry.value;
     }
-    this.misses++;
-    const pending = this.inflight.get(k);
+    misses++;
+    const pending = inflight.get(k);
     if (pending) return pending;
-    const epoch = this.epoch;
-    const generation = this.generations.get(k) ?? 0;
+    const started = epoch;
+    const generation = generations.get(k) ?? 0;
     const promise = load().then(
       (value) => {
-        if (this.inflight.get(k) === promise) this.inflight.delete(k);
-        if (this.live && epoch === this.epoch && generation === (this.generations.get(k) ?? 0))
-          this.entries.set(k, { value, expiresAt: this.clock() + CACHE_SAFETY_TTL_MS });
+        if (inflight.get(k) === promise) inflight.delete(k);
+        if (live && started === epoch && generation === (generations.get(k) ?? 0))
+          entries.set(k, { value, expiresAt: clock() + CACHE_SAFETY_TTL_MS });
         return value;
       },
       (err: unknown) => {
-        if (this.inflight.get(k) === promise) this.inflight.delete(k);
+        if (inflight.get(k) === promise) inflight.delete(k);
         throw err;
       },
     );
-    this.inflight.set(k, promise);
+    inflight.set(k, promise);
     return promise;
   }
 
-  /** Drops the given feeds in both formats (the feeds a write touched). */
-  invalidate(feeds: readonly string[]): void {
+  function invalidate(feeds: readonly string[]): void {
     for (const feed of feeds) {
       if (!FEEDS.has(feed)) continue;
       for (const format of ['xml', 'json'] as const) {
         const k = key(feed, format);
-        this.generations.set(k, (this.generations.get(k) ?? 0) + 1);
-        this.entries.delete(k);
-        this.inflight.delete(k);
+        generations.set(k, (generations.get(k) ?? 0) + 1);
+        entries.delete(k);
+        inflight.delete(k);
       }
     }
   }
 
-  clear(): void {
-    this.epoch++;
-    this.entries.clear();
-    this.inflight.clear();
-  }
+  return {
+    get enabled() {
+      return live;
+    },
+    get hits() {
+      return hits;
+    },
+    get misses() {
+      return misses;
+    },
+    setLive,
+    peek,
+    getOrLoad,
+    invalidate,
+    clear,
+  };
 }
 
 /** The entry keys, built once (the fast path looks one up per request). */

@@ -4,7 +4,7 @@ import {
   type ChannelListener,
   type Logger,
 } from '@hub/service-kit';
-import { FEED_CHANGES_CHANNEL } from '../store/items';
+import { FEED_CHANGES_CHANNEL } from '../store/feed-changes';
 import type { FeedCache } from './feed-cache';
 
 export const LISTENER_APPLICATION_NAME = 'feed-service-listener';

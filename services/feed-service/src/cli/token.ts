@@ -1,6 +1,7 @@
 import { createPrivateKey, createSecretKey, type KeyObject } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import jwt from 'jsonwebtoken';
+import { errorText } from '@hub/service-kit';
 import {
   algorithmsForKey,
   JWT_ALGORITHMS,
@@ -109,7 +110,7 @@ export function main(
       allowPositionals: false,
     }));
   } catch (e) {
-    err(`${e instanceof Error ? e.message : String(e)}\n${USAGE}\n`);
+    err(`${errorText(e)}\n${USAGE}\n`);
     return 2;
   }
   if (values.help) {
@@ -145,7 +146,7 @@ export function main(
     );
     return 0;
   } catch (e) {
-    err(`${e instanceof Error ? e.message : String(e)}\n`);
+    err(`${errorText(e)}\n`);
     return 1;
   }
 }

@@ -52,10 +52,10 @@ function offset(text: string): number | undefined {
   if (named !== undefined) return named;
   const m = /^([+-])(\d{2}):?(\d{2})?$/.exec(text);
   if (!m) return undefined;
-  const h = Number(m[2]);
-  const min = Number(m[3] ?? '0');
-  if (h > 23 || min > 59) return undefined;
-  return (m[1] === '-' ? -1 : 1) * (h * 60 + min);
+  const hours = Number(m[2]);
+  const minutes = Number(m[3] ?? '0');
+  if (hours > 23 || minutes > 59) return undefined;
+  return (m[1] === '-' ? -1 : 1) * (hours * 60 + minutes);
 }
 
 export function parseRfc822(text: string): Date | undefined {

@@ -1,4 +1,4 @@
-import type { FeedKey } from '../store/items';
+import type { FeedKey } from '../store/item-types';
 import type { FeedContext } from './context';
 import { feedUrl } from './read-feed';
 

@@ -1,7 +1,6 @@
 import { FEED_CATEGORY_CODES, FEED_ERRORS, isFeedCategory } from '@hub/contracts';
-import { ServiceError } from '@hub/service-kit';
-import { NOT_XML_CHAR } from '../render/xml-chars';
-import type { Enclosure, ItemFields } from '../store/items';
+import { hasNonXmlChar, ServiceError } from '@hub/service-kit';
+import type { Enclosure, ItemFields } from '../store/item-types';
 import { parsePubDate } from './dates';
 
 /** Upper bounds of the item fields, in characters (Unicode code points). See README "Limits". */
@@ -66,7 +65,7 @@ function text(value: unknown, field: string, max: number, required: boolean): st
     return undefined;
   }
   if (codePoints(value) > max) throw invalidField(`${field} must be at most ${max} characters`);
-  if (NOT_XML_CHAR.test(value))
+  if (hasNonXmlChar(value))
     throw invalidField(`${field} contains a control character or an unpaired surrogate`);
   return value;
 }

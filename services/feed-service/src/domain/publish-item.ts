@@ -1,4 +1,4 @@
-import { touchedFeeds } from '../store/items';
+import { touchedFeeds } from '../store/feed-changes';
 import type { FeedContext } from './context';
 import { feedsChanged } from './feeds-changed';
 import { parseItemInput } from './item-input';

@@ -1,7 +1,7 @@
 import { FEED_ERRORS } from '@hub/contracts';
 import { ServiceError } from '@hub/service-kit';
 import { toItemView, type ItemView } from '../render';
-import type { StoredItem } from '../store/items';
+import type { StoredItem } from '../store/item-types';
 import type { FeedContext } from './context';
 
 /** What the write side answers: the item as the feed shows it, plus its id. */

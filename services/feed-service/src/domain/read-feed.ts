@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { FEED_MAX_ITEMS, type FeedFormat } from '@hub/contracts';
 import type { FeedRepresentation } from '../cache/feed-cache';
 import { renderFeed, toItemView } from '../render';
-import type { FeedKey, FeedSnapshot } from '../store/items';
+import type { FeedKey, FeedSnapshot } from '../store/item-types';
 import type { FeedConfig } from '../config';
 import type { FeedContext } from './context';
 

@@ -1,4 +1,4 @@
-import type { ItemFields, StoredItem } from '../store/items';
+import type { ItemFields, StoredItem } from '../store/item-types';
 import type { ItemInput } from './item-input';
 
 /**

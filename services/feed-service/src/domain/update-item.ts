@@ -1,6 +1,6 @@
 import { FEED_ERRORS } from '@hub/contracts';
 import { ServiceError } from '@hub/service-kit';
-import { touchedFeeds } from '../store/items';
+import { touchedFeeds } from '../store/feed-changes';
 import type { FeedContext } from './context';
 import { feedsChanged } from './feeds-changed';
 import { parseItemId, parseItemInput } from './item-input';

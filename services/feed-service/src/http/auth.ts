@@ -147,50 +147,43 @@ function reasonFor(err: unknown): string {
  * A verified token is remembered, keyed by its exact string, until its exp, so a polling
  * reader pays for the signature once.
  */
-export class Authenticator {
-  private readonly verified = new RecentCache<string, Principal>(TOKEN_CACHE_SIZE);
-
-  constructor(
-    private readonly config: JwtConfig,
-    private readonly clock: () => number = Date.now,
-  ) {}
-
+export interface Authenticator {
   /** A token already verified and not expired at `now` (the fast path: no crypto). */
-  cached(token: string, now: number): Principal | undefined {
-    const principal = this.verified.get(token);
+  cached(token: string, now: number): Principal | undefined;
+  /** The principal of a valid token, or a 401 ServiceError. */
+  verify(token: string): Principal;
+  /** The principal of a valid token, else undefined (the fast path: no exception). */
+  tryVerify(token: string): Principal | undefined;
+}
+
+export function createAuthenticator(
+  config: JwtConfig,
+  clock: () => number = Date.now,
+): Authenticator {
+  const verified = new RecentCache<string, Principal>(TOKEN_CACHE_SIZE);
+
+  function cached(token: string, now: number): Principal | undefined {
+    const principal = verified.get(token);
     if (principal === undefined) return undefined;
     if (principal.expiresAt <= now) {
-      this.verified.delete(token);
+      verified.delete(token);
       return undefined;
     }
     return principal;
   }
 
-  /** The principal of a valid token, or a 401 ServiceError. */
-  verify(token: string): Principal {
-    const result = this.check(token);
-    if (result instanceof ServiceError) throw result;
-    return result;
-  }
-
-  /** The principal of a valid token, else undefined (the fast path: no exception). */
-  tryVerify(token: string): Principal | undefined {
-    const result = this.check(token);
-    return result instanceof ServiceError ? undefined : result;
-  }
-
-  private check(token: string): Principal | ServiceError {
-    const now = this.clock();
-    const known = this.cached(token, now);
+  function check(token: string): Principal | ServiceError {
+    const now = clock();
+    const known = cached(token, now);
     if (known) return known;
     if (token.length > MAX_TOKEN_LENGTH || !B64TOKEN.test(token))
       return authenticationFailed('malformed token', 'invalid_token');
     let payload: string | jwt.JwtPayload;
     try {
-      payload = jwt.verify(token, this.config.key, {
-        algorithms: this.config.algorithms,
-        issuer: this.config.issuer,
-        audience: this.config.audience,
+      payload = jwt.verify(token, config.key, {
+        algorithms: config.algorithms,
+        issuer: config.issuer,
+        audience: config.audience,
         clockTimestamp: Math.floor(now / 1000),
       });
     } catch (err) {
@@ -204,7 +197,20 @@ export class Authenticator {
       scopes: new Set(typeof scope === 'string' ? scope.split(' ').filter(Boolean) : []),
       expiresAt: payload.exp * 1000,
     };
-    this.verified.set(token, principal);
+    verified.set(token, principal);
     return principal;
   }
+
+  return {
+    cached,
+    verify(token) {
+      const result = check(token);
+      if (result instanceof ServiceError) throw result;
+      return result;
+    },
+    tryVerify(token) {
+      const result = check(token);
+      return result instanceof ServiceError ? undefined : result;
+    },
+  };
 }

@@ -38,12 +38,6 @@ export function writeError(res: ServerResponse, err: ServiceError, format: FeedF
 export const notFoundHandler: RequestHandler = (_req, _res, next) =>
   next(new ServiceError(FEED_ERRORS.notFound));
 
-/** 405 for a path that exists, naming the methods it has. */
-export function methodNotAllowed(allow: string): RequestHandler {
-  return (_req, _res, next) =>
-    next(new ServiceError(FEED_ERRORS.methodNotAllowed, { headers: { Allow: allow } }));
-}
-
 function withDetail(row: { status: number; text: string }, detail: string): ServiceError {
   return new ServiceError({ status: row.status, text: `${row.text}: ${detail}` });
 }

@@ -23,60 +23,71 @@ export class RouteCounter {
  * one summary line every FAST_PATH_LOG_INTERVAL_MS. Fast-path requests are not in the
  * latency histogram.
  */
-export class FastPathStats {
-  private readonly routes = new Map<string, RouteCounter>();
-  private window: Record<string, number> = {};
-  private readonly timers: NodeJS.Timeout[];
-
-  constructor(
-    private readonly logger: Logger,
-    private readonly metrics: Metrics | undefined,
-  ) {
-    this.timers = [
-      setInterval(() => this.flushMetrics(), 1000),
-      setInterval(() => this.flushLog(), FAST_PATH_LOG_INTERVAL_MS),
-    ];
-    for (const t of this.timers) t.unref();
-  }
-
+export interface FastPathStats {
   /** The counter of a route (one per route, made once). */
-  counter(route: string): RouteCounter {
-    let c = this.routes.get(route);
-    if (!c) this.routes.set(route, (c = new RouteCounter(route)));
+  counter(route: string): RouteCounter;
+  /** Requests served by the fast path, counted or not yet. */
+  readonly served: number;
+  /** Moves the counts into the Prometheus counter and the log window. */
+  flushMetrics(): void;
+  flushLog(): void;
+  stop(): void;
+}
+
+export function createFastPathStats(logger: Logger, metrics: Metrics | undefined): FastPathStats {
+  const routes = new Map<string, RouteCounter>();
+  let window: Record<string, number> = {};
+  /** requests already moved out of the route counters */
+  let flushed = 0;
+
+  function counter(route: string): RouteCounter {
+    let c = routes.get(route);
+    if (!c) routes.set(route, (c = new RouteCounter(route)));
     return c;
   }
 
-  /** Requests served by the fast path, counted or not yet. */
-  served = 0;
-
-  /** Moves the counts into the Prometheus counter and the log window. */
-  flushMetrics(): void {
-    for (const c of this.routes.values()) {
+  function flushMetrics(): void {
+    for (const c of routes.values()) {
       c.counts.forEach((n, slot) => {
         if (n === 0) return;
         c.counts[slot] = 0;
+        flushed += n;
         const method = METHODS[slot >> 1]!;
         const status = String(STATUSES[slot & 1]);
-        this.metrics?.httpRequests.inc({ method, route: c.route, status }, n);
+        metrics?.httpRequests.inc({ method, route: c.route, status }, n);
         const k = `${method} ${c.route} ${status}`;
-        this.window[k] = (this.window[k] ?? 0) + n;
+        window[k] = (window[k] ?? 0) + n;
       });
     }
   }
 
-  flushLog(): void {
-    this.flushMetrics();
-    const counts = this.window;
+  function flushLog(): void {
+    flushMetrics();
+    const counts = window;
     if (Object.keys(counts).length === 0) return;
-    this.window = {};
-    this.logger.info(
-      { fastPath: counts, intervalMs: FAST_PATH_LOG_INTERVAL_MS },
-      'fast-path requests',
-    );
+    window = {};
+    logger.info({ fastPath: counts, intervalMs: FAST_PATH_LOG_INTERVAL_MS }, 'fast-path requests');
   }
 
-  stop(): void {
-    for (const t of this.timers) clearInterval(t);
-    this.flushLog();
-  }
+  const timers = [
+    setInterval(flushMetrics, 1000),
+    setInterval(flushLog, FAST_PATH_LOG_INTERVAL_MS),
+  ];
+  for (const t of timers) t.unref();
+
+  return {
+    counter,
+    /** every request the fast path served is counted in exactly one slot of a route counter */
+    get served() {
+      let pending = 0;
+      for (const c of routes.values()) for (const n of c.counts) pending += n;
+      return flushed + pending;
+    },
+    flushMetrics,
+    flushLog,
+    stop() {
+      for (const t of timers) clearInterval(t);
+      flushLog();
+    },
+  };
 }

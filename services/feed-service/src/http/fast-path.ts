@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FEED_CATEGORY_CODES } from '@hub/contracts';
+import { createRequestIds } from '@hub/service-kit';
 import { feedPath } from '../domain/read-feed';
-import type { FeedKey } from '../store/items';
+import type { FeedKey } from '../store/item-types';
 import { findToken, plainBearerToken } from './auth';
 import type { HttpContext } from './context';
 import type { FastPathStats, RouteCounter } from './fast-path-stats';
-import { RequestIds } from './request-id';
 import { ROUTES } from './routes';
 
 /**
@@ -18,16 +18,17 @@ import { ROUTES } from './routes';
  * request id.
  */
 export function createFastPath(
-  h: HttpContext,
+  context: HttpContext,
   stats: FastPathStats,
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const { domain, auth, negotiator, responder } = context;
   const paths = new Map<string, { feed: FeedKey; counter: RouteCounter }>([
     [feedPath('all'), { feed: 'all', counter: stats.counter(ROUTES.contents) }],
     ...FEED_CATEGORY_CODES.map(
       (c) => [feedPath(c), { feed: c, counter: stats.counter(ROUTES.category) }] as const,
     ),
   ]);
-  const ids = new RequestIds();
+  const ids = createRequestIds();
   return (req, res) => {
     const method = req.method!;
     if (method !== 'GET' && method !== 'HEAD') return false;
@@ -43,17 +44,15 @@ export function createFastPath(
       if (found.kind !== 'token') return false;
       token = found.token;
     }
-    const now = h.domain.clock();
-    if (h.auth.cached(token, now) === undefined && h.auth.tryVerify(token) === undefined)
-      return false;
-    const accept = h.negotiator.accept(headers.accept);
+    const now = domain.clock();
+    if (auth.cached(token, now) === undefined && auth.tryVerify(token) === undefined) return false;
+    const accept = negotiator.accept(headers.accept);
     if (accept.kind !== 'ok') return false;
-    const representation = h.domain.cache.peek(route.feed, accept.format, now);
+    const representation = domain.cache.peek(route.feed, accept.format, now);
     if (representation === undefined) return false;
 
     const id = ids.for(headers['x-request-id']);
-    const status = h.responder.write(req, res, representation, now, id);
-    stats.served++;
+    const status = responder.write(req, res, representation, now, id);
     route.counter.count(method, status);
     return true;
   };

@@ -4,6 +4,7 @@ import type {
   OutgoingHttpHeaders,
   ServerResponse,
 } from 'node:http';
+import { matchesIfNoneMatch } from '@hub/service-kit';
 import type { FeedRepresentation } from '../cache/feed-cache';
 import type { Negotiator } from './negotiation';
 
@@ -31,29 +32,9 @@ function requestIdFirst(headers: OutgoingHttpHeaders): Record<string, string> {
  * fast path or the Express route calls it. Per representation, the headers are built once
  * and the body (head + lastBuildDate + tail) once per second.
  */
-export class FeedResponder {
-  private readonly prepared = new WeakMap<FeedRepresentation, Prepared>();
-  private dateSecond = -1;
-  private dateText = '';
-  private readonly cacheControl: string;
-
-  constructor(
-    private readonly negotiator: Negotiator,
-    cacheMaxAge: number,
-  ) {
-    this.cacheControl = `private, max-age=${cacheMaxAge}`;
-  }
-
+export interface FeedResponder {
   /** lastBuildDate: the time of the request, RFC 822, memoised per second. */
-  date(now: number): string {
-    const second = Math.floor(now / 1000);
-    if (second !== this.dateSecond) {
-      this.dateSecond = second;
-      this.dateText = new Date(second * 1000).toUTCString();
-    }
-    return this.dateText;
-  }
-
+  date(now: number): string;
   /**
    * Sends the representation; returns the status sent (200 or 304). The Express route has
    * already set X-Request-Id on `res` (requestContext); the fast path passes `requestId`
@@ -66,8 +47,32 @@ export class FeedResponder {
     rep: FeedRepresentation,
     now: number,
     requestId?: string,
+  ): number;
+}
+
+export function createFeedResponder(negotiator: Negotiator, cacheMaxAge: number): FeedResponder {
+  const prepared = new WeakMap<FeedRepresentation, Prepared>();
+  let dateSecond = -1;
+  let dateText = '';
+  const cacheControl = `private, max-age=${cacheMaxAge}`;
+
+  function date(now: number): string {
+    const second = Math.floor(now / 1000);
+    if (second !== dateSecond) {
+      dateSecond = second;
+      dateText = new Date(second * 1000).toUTCString();
+    }
+    return dateText;
+  }
+
+  function write(
+    req: IncomingMessage,
+    res: ServerResponse,
+    rep: FeedRepresentation,
+    now: number,
+    requestId?: string,
   ): number {
-    const p = this.prepare(rep);
+    const p = prepare(rep);
     if (notModified(req.headers, rep)) {
       if (requestId === undefined) res.writeHead(304, p.headers304);
       else res.writeHead(304, withId(p.fast304, requestId));
@@ -76,7 +81,7 @@ export class FeedResponder {
     }
     const second = Math.floor(now / 1000);
     if (p.second !== second) {
-      p.body = Buffer.concat([rep.head, Buffer.from(this.date(now), 'latin1'), rep.tail]);
+      p.body = Buffer.concat([rep.head, Buffer.from(date(now), 'latin1'), rep.tail]);
       p.second = second;
     }
     if (p.body.length !== rep.head.length + DATE_LENGTH + rep.tail.length) {
@@ -92,20 +97,20 @@ export class FeedResponder {
     return 200;
   }
 
-  private prepare(rep: FeedRepresentation): Prepared {
-    let p = this.prepared.get(rep);
+  function prepare(rep: FeedRepresentation): Prepared {
+    let p = prepared.get(rep);
     if (p) return p;
     const validators: OutgoingHttpHeaders = { ETag: rep.etag };
     if (rep.lastModified) validators['Last-Modified'] = rep.lastModified;
     p = {
       headers200: {
-        'Content-Type': this.negotiator.mediaTypes[rep.format],
+        'Content-Type': negotiator.mediaTypes[rep.format],
         'Content-Length': String(rep.head.length + DATE_LENGTH + rep.tail.length),
         Vary: 'Accept',
-        'Cache-Control': this.cacheControl,
+        'Cache-Control': cacheControl,
         ...validators,
       },
-      headers304: { Vary: 'Accept', 'Cache-Control': this.cacheControl, ...validators },
+      headers304: { Vary: 'Accept', 'Cache-Control': cacheControl, ...validators },
       fast200: {},
       fast304: {},
       second: -1,
@@ -113,9 +118,11 @@ export class FeedResponder {
     };
     p.fast200 = requestIdFirst(p.headers200);
     p.fast304 = requestIdFirst(p.headers304);
-    this.prepared.set(rep, p);
+    prepared.set(rep, p);
     return p;
   }
+
+  return { date, write };
 }
 
 /**
@@ -133,21 +140,10 @@ function withId(headers: Record<string, string>, requestId: string): Record<stri
  */
 export function notModified(headers: IncomingHttpHeaders, rep: FeedRepresentation): boolean {
   const inm = headers['if-none-match'];
-  if (inm !== undefined) return inm === rep.etag || etagListMatches(inm, rep.etag);
+  if (inm !== undefined) return matchesIfNoneMatch(inm, rep.etag);
   const ims = headers['if-modified-since'];
   if (ims === undefined || !rep.lastModifiedReliable || rep.lastModifiedSeconds === undefined)
     return false;
   const since = Date.parse(ims);
   return Number.isFinite(since) && rep.lastModifiedSeconds * 1000 <= since;
-}
-
-function opaque(tag: string): string {
-  const t = tag.trim();
-  return t.startsWith('W/') ? t.slice(2) : t;
-}
-
-function etagListMatches(header: string, etag: string): boolean {
-  if (header.trim() === '*') return true;
-  const mine = opaque(etag);
-  return header.split(',').some((tag) => opaque(tag) === mine);
 }

@@ -6,28 +6,35 @@ const MEMO_SIZE = 1000;
  * Accept header → what to answer with (rules in @hub/contracts parseFeedAccept). Clients
  * repeat the same few header strings, so results are memoised per string (bounded).
  */
-export class Negotiator {
-  private readonly memo = new Map<string, AcceptResult>();
-  readonly mediaTypes: Record<FeedFormat, string>;
+export interface Negotiator {
+  /** the vendor media type of each format */
+  readonly mediaTypes: Readonly<Record<FeedFormat, string>>;
+  accept(header: string | undefined): AcceptResult;
+  /** The format of an error body: the negotiated one, or JSON when nothing could be negotiated. */
+  errorFormat(header: string | undefined): FeedFormat;
+}
 
-  constructor(private readonly vendor: string) {
-    this.mediaTypes = { xml: feedMediaType(vendor, 'xml'), json: feedMediaType(vendor, 'json') };
-  }
+export function createNegotiator(vendor: string): Negotiator {
+  const memo = new Map<string, AcceptResult>();
+  const mediaTypes = { xml: feedMediaType(vendor, 'xml'), json: feedMediaType(vendor, 'json') };
 
-  accept(header: string | undefined): AcceptResult {
+  function accept(header: string | undefined): AcceptResult {
     if (header === undefined) return { kind: 'missing' };
-    let result = this.memo.get(header);
+    let result = memo.get(header);
     if (result === undefined) {
-      result = parseFeedAccept(header, this.vendor);
-      if (this.memo.size >= MEMO_SIZE) this.memo.clear();
-      this.memo.set(header, result);
+      result = parseFeedAccept(header, vendor);
+      if (memo.size >= MEMO_SIZE) memo.clear();
+      memo.set(header, result);
     }
     return result;
   }
 
-  /** The format of an error body: the negotiated one, or JSON when nothing could be negotiated. */
-  errorFormat(header: string | undefined): FeedFormat {
-    const result = this.accept(header);
-    return result.kind === 'ok' ? result.format : 'json';
-  }
+  return {
+    mediaTypes,
+    accept,
+    errorFormat(header) {
+      const result = accept(header);
+      return result.kind === 'ok' ? result.format : 'json';
+    },
+  };
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { FEED_CATEGORY_CODES, FEED_ERRORS, isFeedCategory, type FeedFormat } from '@hub/contracts';
 import { ServiceError } from '@hub/service-kit';
 import { invalidField } from '../domain/item-input';
-import type { FeedKey } from '../store/items';
+import type { FeedKey } from '../store/item-types';
 import { authenticationFailed, findToken, type Principal } from './auth';
 import type { HttpContext } from './context';
 
@@ -17,15 +17,16 @@ export function rawQuery(url: string | undefined): string | undefined {
   return at < 0 ? undefined : url!.slice(at + 1);
 }
 
-export function authenticateRequest(h: HttpContext, req: IncomingMessage): Principal {
+export function authenticateRequest(context: HttpContext, req: IncomingMessage): Principal {
   const found = findToken(req.headers, req.method ?? 'GET', rawQuery(req.url));
   if (found.kind === 'missing') throw authenticationFailed();
   if (found.kind === 'invalid') throw authenticationFailed(found.reason, found.error);
-  return h.auth.verify(found.token);
+  return context.auth.verify(found.token);
 }
 
-export function negotiateFormat(h: HttpContext, req: IncomingMessage): FeedFormat {
-  const result = h.negotiator.accept(req.headers.accept);
+export function negotiateFormat(context: HttpContext, req: IncomingMessage): FeedFormat {
+  const { negotiator } = context;
+  const result = negotiator.accept(req.headers.accept);
   switch (result.kind) {
     case 'ok':
       return result.format;
@@ -35,7 +36,7 @@ export function negotiateFormat(h: HttpContext, req: IncomingMessage): FeedForma
       throw new ServiceError(FEED_ERRORS.notFound);
     case 'unusable':
       throw invalidField(
-        `Accept names no supported media type (use ${h.negotiator.mediaTypes.xml} or ${h.negotiator.mediaTypes.json})`,
+        `Accept names no supported media type (use ${negotiator.mediaTypes.xml} or ${negotiator.mediaTypes.json})`,
       );
   }
 }

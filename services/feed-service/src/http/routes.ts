@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import bodyParser from 'body-parser';
 import { Router, type Request, type RequestHandler } from 'express';
 import { FEED_ERRORS } from '@hub/contracts';
-import { ServiceError } from '@hub/service-kit';
+import { allowMethods, ServiceError } from '@hub/service-kit';
 import { deleteItem } from '../domain/delete-item';
 import { publishItem } from '../domain/publish-item';
 import { itemLocation } from '../domain/published-item';
@@ -10,7 +10,6 @@ import { readFeed } from '../domain/read-feed';
 import { updateItem } from '../domain/update-item';
 import { insufficientScope, WRITE_SCOPE } from './auth';
 import type { HttpContext } from './context';
-import { methodNotAllowed } from './errors';
 import { authenticateRequest, feedKeyOf, negotiateFormat } from './read-steps';
 
 /** Largest publishing body accepted (a 20,000-character Korean description is ~60 KB). */
@@ -41,23 +40,25 @@ function sendJson(
 }
 
 /** The read API, the publishing API and a 405 (with Allow) for every other method. */
-export function feedRoutes(h: HttpContext): Router {
+export function feedRoutes(context: HttpContext): Router {
   const router = Router({ caseSensitive: true });
-  const jsonType = h.negotiator.mediaTypes.json;
+  const { domain, negotiator, responder } = context;
+  const jsonType = negotiator.mediaTypes.json;
+  const allow = (methods: string[]) => allowMethods(methods, FEED_ERRORS.methodNotAllowed);
 
   const read =
     (category: (req: Request) => string | undefined): RequestHandler =>
     async (req, res) => {
-      authenticateRequest(h, req);
-      const format = negotiateFormat(h, req);
+      authenticateRequest(context, req);
+      const format = negotiateFormat(context, req);
       const feed = feedKeyOf(category(req));
-      const representation = await readFeed(h.domain, feed, format);
-      h.responder.write(req, res, representation, h.domain.clock());
+      const representation = await readFeed(domain, feed, format);
+      responder.write(req, res, representation, domain.clock());
     };
 
   /** Publishing needs a valid token with the hub:write scope (403 without it). */
   const writer: RequestHandler = (req, _res, next) => {
-    const principal = authenticateRequest(h, req);
+    const principal = authenticateRequest(context, req);
     if (!principal.scopes.has(WRITE_SCOPE)) throw insufficientScope(WRITE_SCOPE);
     next();
   };
@@ -70,31 +71,31 @@ export function feedRoutes(h: HttpContext): Router {
     bodyParser.json({ limit: MAX_BODY, strict: false, type: () => true }),
   ];
 
+  router.all(ROUTES.contents, allow(['GET', 'HEAD', 'POST']));
   router.get(
     ROUTES.contents,
     read(() => undefined),
   );
   router.post(ROUTES.contents, writer, ...jsonBody, async (req, res) => {
-    const { status, item } = await publishItem(h.domain, req.body);
-    sendJson(res, status, jsonType, item, { Location: itemLocation(h.domain, item.id) });
+    const { status, item } = await publishItem(domain, req.body);
+    sendJson(res, status, jsonType, item, { Location: itemLocation(domain, item.id) });
   });
-  router.all(ROUTES.contents, methodNotAllowed('GET, HEAD, POST'));
 
+  router.all(ROUTES.category, allow(['GET', 'HEAD']));
   router.get(
     ROUTES.category,
     read((req) => String(req.params.category_code)),
   );
-  router.all(ROUTES.category, methodNotAllowed('GET, HEAD'));
 
+  router.all(ROUTES.item, allow(['PUT', 'DELETE']));
   router.put(ROUTES.item, writer, ...jsonBody, async (req, res) => {
-    const item = await updateItem(h.domain, String(req.params.id), req.body);
+    const item = await updateItem(domain, String(req.params.id), req.body);
     sendJson(res, 200, jsonType, item);
   });
   router.delete(ROUTES.item, writer, async (req, res) => {
-    await deleteItem(h.domain, String(req.params.id));
+    await deleteItem(domain, String(req.params.id));
     res.writeHead(204, { 'Cache-Control': 'no-store' });
     res.end();
   });
-  router.all(ROUTES.item, methodNotAllowed('PUT, DELETE'));
   return router;
 }

@@ -1,4 +1,4 @@
-import { xmlSafe } from './xml-chars';
+import { replaceNonXmlChars } from '@hub/service-kit';
 
 /**
  * The one place where text becomes XML (RSS and the XML error body are written only
@@ -14,8 +14,10 @@ import { xmlSafe } from './xml-chars';
  * - in attribute values also `"` (`&quot;`), and tab, LF as `&#9;`/`&#10;`: parsers turn
  *   literal whitespace in attributes into spaces (§3.3.3).
  *
- * Characters XML 1.0 cannot carry follow the policy of `xmlSafe` (U+FFFD). Never CDATA:
- * a CDATA section cannot hold `]]>` nor a CR that survives parsing.
+ * Characters XML 1.0 cannot carry never reach here from a published item (refused with 422,
+ * see item-input.ts); anything else that does (rows written by other means, settings, error
+ * messages) gets U+FFFD in their place, so the document stays well-formed. JSON carries them
+ * as they are. Never CDATA: a CDATA section cannot hold `]]>` nor a CR that survives parsing.
  */
 const TEXT_SPECIAL = /[&<>\r\u0085\u2028]/;
 const TEXT_SPECIALS = /[&<>\r\u0085\u2028]/g;
@@ -36,13 +38,13 @@ const reference = (ch: string) => REFERENCES[ch]!;
 
 /** Character data: the content of an element. */
 export function escapeText(value: string): string {
-  const safe = xmlSafe(value);
+  const safe = replaceNonXmlChars(value);
   return TEXT_SPECIAL.test(safe) ? safe.replace(TEXT_SPECIALS, reference) : safe;
 }
 
 /** An attribute value, to be written between double quotes. */
 export function escapeAttribute(value: string): string {
-  const safe = xmlSafe(value);
+  const safe = replaceNonXmlChars(value);
   return ATTRIBUTE_SPECIAL.test(safe) ? safe.replace(ATTRIBUTE_SPECIALS, reference) : safe;
 }
 

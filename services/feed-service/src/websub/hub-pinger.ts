@@ -33,113 +33,117 @@ interface Sleep {
  * close(): nothing new starts, backoff waits end, attempts under way get `policy.drainMs` to
  * finish and are then aborted; what is left is counted and logged as abandoned.
  */
-export class HubPinger implements HubNotifier {
-  private readonly deliveries = new Map<string, Delivery>();
-  private readonly sleeps = new Set<Sleep>();
-  private readonly abort = new AbortController();
-  private closing = false;
-  private readonly metrics: PingMetrics;
+export interface HubPinger extends HubNotifier {
+  /** the hubs told (FEED_WEBSUB_HUBS; empty: nothing is sent) */
+  readonly hubs: readonly string[];
+  /** Resolves once no ping is under way (tests wait on it). */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
 
-  constructor(
-    readonly hubs: readonly string[],
-    private readonly policy: PingPolicy,
-    private readonly logger: Logger,
-    metrics: Metrics,
-  ) {
-    this.metrics = pingMetrics(metrics);
-  }
+export function createHubPinger(
+  hubs: readonly string[],
+  policy: PingPolicy,
+  logger: Logger,
+  metricsRegistry: Metrics,
+): HubPinger {
+  const deliveries = new Map<string, Delivery>();
+  const sleeps = new Set<Sleep>();
+  const abort = new AbortController();
+  let closing = false;
+  const metrics: PingMetrics = pingMetrics(metricsRegistry);
 
-  announce(topics: readonly string[]): void {
-    if (this.hubs.length === 0) return;
-    if (this.closing) {
-      this.logger.warn({ topics }, 'websub: stopping, pings not sent');
+  function announce(topics: readonly string[]): void {
+    if (hubs.length === 0) return;
+    if (closing) {
+      logger.warn({ topics }, 'websub: stopping, pings not sent');
       return;
     }
-    for (const hub of this.hubs) {
+    for (const hub of hubs) {
       for (const topic of topics) {
         const key = `${hub}\n${topic}`;
-        const under = this.deliveries.get(key);
+        const under = deliveries.get(key);
         if (under) {
           under.again = true;
           continue;
         }
         const delivery: Delivery = { hub, label: hubLabel(hub), topic, again: false };
-        this.deliveries.set(key, delivery);
-        delivery.done = this.deliver(delivery)
-          .catch((err: unknown) => this.logger.error({ err }, 'websub: ping failed'))
-          .finally(() => this.deliveries.delete(key));
+        deliveries.set(key, delivery);
+        delivery.done = deliver(delivery)
+          .catch((err: unknown) => logger.error({ err }, 'websub: ping failed'))
+          .finally(() => deliveries.delete(key));
       }
     }
   }
 
-  /** Resolves once no ping is under way (tests wait on it). */
-  async settled(): Promise<void> {
-    while (this.deliveries.size > 0)
-      await Promise.all([...this.deliveries.values()].map((d) => d.done));
+  async function settled(): Promise<void> {
+    while (deliveries.size > 0) await Promise.all([...deliveries.values()].map((d) => d.done));
   }
 
-  async close(): Promise<void> {
-    this.closing = true;
-    for (const sleep of this.sleeps) {
+  async function close(): Promise<void> {
+    closing = true;
+    for (const sleep of sleeps) {
       clearTimeout(sleep.timer);
       sleep.wake();
     }
     let drained: NodeJS.Timeout | undefined;
     await Promise.race([
-      this.settled(),
-      new Promise<void>((resolve) => (drained = setTimeout(resolve, this.policy.drainMs))),
+      settled(),
+      new Promise<void>((resolve) => (drained = setTimeout(resolve, policy.drainMs))),
     ]);
     clearTimeout(drained);
-    this.abort.abort();
-    await this.settled();
+    abort.abort();
+    await settled();
   }
 
-  private async deliver(d: Delivery): Promise<void> {
+  async function deliver(d: Delivery): Promise<void> {
     const log = { hub: d.label, topic: d.topic };
     for (let attempt = 1; ; attempt++) {
-      if (this.closing) return this.abandoned(d);
+      if (closing) return abandoned(d);
       d.again = false;
-      const outcome = await sendPing(d.hub, d.topic, this.policy.timeoutMs, this.abort.signal);
+      const outcome = await sendPing(d.hub, d.topic, policy.timeoutMs, abort.signal);
       if (outcome.ok) {
-        this.metrics.pings.inc({ hub: d.label, result: 'delivered' });
-        this.logger.debug({ ...log, attempt }, 'websub: ping delivered');
+        metrics.pings.inc({ hub: d.label, result: 'delivered' });
+        logger.debug({ ...log, attempt }, 'websub: ping delivered');
         if (!d.again) return;
         attempt = 0; // a change came while this ping was under way: the hub hears once more
         continue;
       }
-      if (this.closing) return this.abandoned(d);
-      this.metrics.attemptFailures.inc({ hub: d.label });
-      if (!outcome.retryable || attempt >= this.policy.attempts) {
-        this.metrics.pings.inc({ hub: d.label, result: 'failed' });
-        this.logger.error({ ...log, attempt, failure: outcome.failure }, 'websub: ping failed');
+      if (closing) return abandoned(d);
+      metrics.attemptFailures.inc({ hub: d.label });
+      if (!outcome.retryable || attempt >= policy.attempts) {
+        metrics.pings.inc({ hub: d.label, result: 'failed' });
+        logger.error({ ...log, attempt, failure: outcome.failure }, 'websub: ping failed');
         return;
       }
-      const retryInMs = backoffDelay(this.policy, attempt);
-      this.logger.warn(
+      const retryInMs = backoffDelay(policy, attempt);
+      logger.warn(
         { ...log, attempt, failure: outcome.failure, retryInMs },
         'websub: ping attempt failed, retrying',
       );
-      await this.sleep(retryInMs);
+      await wait(retryInMs);
     }
   }
 
-  private abandoned(d: Delivery): void {
-    this.metrics.pings.inc({ hub: d.label, result: 'abandoned' });
-    this.logger.warn({ hub: d.label, topic: d.topic }, 'websub: stopping, ping abandoned');
+  function abandoned(d: Delivery): void {
+    metrics.pings.inc({ hub: d.label, result: 'abandoned' });
+    logger.warn({ hub: d.label, topic: d.topic }, 'websub: stopping, ping abandoned');
   }
 
   /** A backoff wait that close() ends early. */
-  private sleep(ms: number): Promise<void> {
+  function wait(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const sleep: Sleep = {
         timer: setTimeout(() => sleep.wake(), ms),
         wake: () => {
-          this.sleeps.delete(sleep);
+          sleeps.delete(sleep);
           resolve();
         },
       };
       sleep.timer.unref();
-      this.sleeps.add(sleep);
+      sleeps.add(sleep);
     });
   }
+
+  return { hubs, announce, settled, close };
 }

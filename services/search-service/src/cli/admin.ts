@@ -14,6 +14,9 @@
  * JSON answer; exits 1 on an error answer, 2 on a usage error.
  */
 
+import { parseArgs } from 'node:util';
+import { errorText } from '@hub/service-kit';
+
 export interface CliIo {
   out: (text: string) => void;
   err: (text: string) => void;
@@ -33,29 +36,33 @@ environment: SEARCH_ADMIN_URL (default http://127.0.0.1:8081), SEARCH_ADMIN_TOKE
 
 class UsageError extends Error {}
 
+/** The limit options and the admin API field each one sets. */
 const LIMIT_OPTIONS: Record<string, string> = {
-  '--max-documents': 'max_documents',
-  '--max-api-calls': 'max_api_calls',
-  '--thumbnail-size': 'thumbnail_size',
+  'max-documents': 'max_documents',
+  'max-api-calls': 'max_api_calls',
+  'thumbnail-size': 'thumbnail_size',
 };
 
-/** Splits `args` into positional arguments and --name value options (known names only). */
-function parseArgs(args: string[], allowed: string[]) {
-  const positional: string[] = [];
+/**
+ * A command's arguments: positionals and `--name value` (or `--name=value`) options, of the
+ * names it knows only. Checked token by token, so the first problem is the one reported.
+ */
+function commandArgs(args: string[], known: string[]) {
+  const { positionals, tokens } = parseArgs({
+    args,
+    options: Object.fromEntries(known.map((name) => [name, { type: 'string' as const }])),
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const options: Record<string, string> = {};
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (!arg.startsWith('--')) {
-      positional.push(arg);
-      continue;
-    }
-    const [name, inline] = arg.split('=', 2) as [string, string | undefined];
-    if (!allowed.includes(name)) throw new UsageError(`unknown option ${name}`);
-    const value = inline ?? args[++i];
-    if (value === undefined) throw new UsageError(`${name} needs a value`);
-    options[name] = value;
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    if (!known.includes(token.name)) throw new UsageError(`unknown option ${token.rawName}`);
+    if (token.value === undefined) throw new UsageError(`${token.rawName} needs a value`);
+    options[token.name] = token.value;
   }
-  return { positional, options };
+  return { positional: positionals, options };
 }
 
 function limitsBody(options: Record<string, string>): Record<string, string | number> {
@@ -95,30 +102,30 @@ export async function runAdminCli(
     const limitNames = Object.keys(LIMIT_OPTIONS);
     switch (command) {
       case 'create': {
-        const { positional, options } = parseArgs(rest, limitNames);
+        const { positional, options } = commandArgs(rest, limitNames);
         if (positional.length) throw new UsageError('create takes no collection id');
         method = 'POST';
         body = limitsBody(options);
         break;
       }
       case 'list': {
-        const { positional, options } = parseArgs(rest, ['--limit', '--after']);
+        const { positional, options } = commandArgs(rest, ['limit', 'after']);
         if (positional.length) throw new UsageError('list takes no collection id');
         const qs = new URLSearchParams();
-        if (options['--limit']) qs.set('limit', options['--limit']);
-        if (options['--after']) qs.set('after', options['--after']);
+        if (options.limit) qs.set('limit', options.limit);
+        if (options.after) qs.set('after', options.after);
         url = qs.size ? `${base}?${qs}` : base;
         break;
       }
       case 'get':
-        url = `${base}/${oneId(parseArgs(rest, []).positional)}`;
+        url = `${base}/${oneId(commandArgs(rest, []).positional)}`;
         break;
       case 'rotate-key':
         method = 'POST';
-        url = `${base}/${oneId(parseArgs(rest, []).positional)}/rotate-key`;
+        url = `${base}/${oneId(commandArgs(rest, []).positional)}/rotate-key`;
         break;
       case 'set-limits': {
-        const { positional, options } = parseArgs(rest, limitNames);
+        const { positional, options } = commandArgs(rest, limitNames);
         method = 'PATCH';
         url = `${base}/${oneId(positional)}`;
         body = limitsBody(options);
@@ -127,26 +134,26 @@ export async function runAdminCli(
       }
       case 'delete':
         method = 'DELETE';
-        url = `${base}/${oneId(parseArgs(rest, []).positional)}`;
+        url = `${base}/${oneId(commandArgs(rest, []).positional)}`;
         break;
       case 'dead-letters': {
-        const { positional, options } = parseArgs(rest, ['--collection', '--limit', '--after']);
+        const { positional, options } = commandArgs(rest, ['collection', 'limit', 'after']);
         if (positional.length) throw new UsageError('dead-letters takes no argument');
         const qs = new URLSearchParams();
-        if (options['--collection']) qs.set('collection_id', options['--collection']);
-        if (options['--limit']) qs.set('limit', options['--limit']);
-        if (options['--after']) qs.set('after', options['--after']);
+        if (options.collection) qs.set('collection_id', options.collection);
+        if (options.limit) qs.set('limit', options.limit);
+        if (options.after) qs.set('after', options.after);
         url = qs.size ? `${admin}/dead-letters?${qs}` : `${admin}/dead-letters`;
         break;
       }
       case 'retry-dead-letters': {
-        const { positional, options } = parseArgs(rest, ['--collection']);
+        const { positional, options } = commandArgs(rest, ['collection']);
         if (!positional.every((id) => /^[0-9]+$/.test(id)))
           throw new UsageError('dead letter ids are numbers');
         method = 'POST';
         url = `${admin}/dead-letters/retry`;
         body = {};
-        if (options['--collection']) body.collection_id = options['--collection'];
+        if (options.collection) body.collection_id = options.collection;
         if (positional.length) body.ids = positional;
         break;
       }
@@ -175,7 +182,7 @@ export async function runAdminCli(
       io.err(`${e.message}\n${USAGE}`);
       return 2;
     }
-    io.err(`admin API request failed: ${e instanceof Error ? e.message : String(e)}`);
+    io.err(`admin API request failed: ${errorText(e)}`);
     return 1;
   }
 }

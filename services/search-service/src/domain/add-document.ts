@@ -20,9 +20,9 @@ import {
 } from '../store/documents';
 import { deleteChange, upsertChange } from './changes';
 import { addedDocumentSql, recordChange, type DomainDeps } from './deps';
-import { check, fail, step } from './steps';
+import { check, fail, failsWith, step } from './steps';
 
-const E = SEARCH_ERRORS.add;
+const ERRORS = SEARCH_ERRORS.add;
 
 export interface AddInput {
   dockey: string | undefined;
@@ -51,14 +51,14 @@ export async function addDocument(
 
   try {
     const params = new AddStatementParams();
-    const listenerSql = await step(E.addProcessFail, async () =>
+    const listenerSql = await step(ERRORS.addProcessFail, async () =>
       addedDocumentSql(deps, { collectionId, dockey, doc }, params),
     );
     if (listenerSql) await addInOneRoundTrip(deps, collectionId, dockey, doc, listenerSql, params);
     else await addWhileThereIsRoom(deps, collectionId, dockey, doc);
   } catch (e) {
     if (!(e instanceof CollectionFull)) throw e;
-    if (!force) fail(E.indexMaxReached);
+    if (!force) fail(ERRORS.indexMaxReached);
     await addReplacingTheOldest(deps, collectionId, dockey, doc);
   }
 }
@@ -83,11 +83,11 @@ async function addInOneRoundTrip(
   } catch (e) {
     if (sqlState(e) === COLLECTION_FULL) throw new CollectionFull();
     const where = e as { where?: string; table?: string };
-    if (where.where?.includes('take_document_slot')) fail(E.databaseException, e);
-    if (where.table && where.table !== 'documents') fail(E.addProcessFail, e);
-    fail(E.duplicationCheckFail, e);
+    if (where.where?.includes('take_document_slot')) fail(ERRORS.databaseException, e);
+    if (where.table && where.table !== 'documents') fail(ERRORS.addProcessFail, e);
+    fail(ERRORS.duplicationCheckFail, e);
   }
-  if (!added) fail(E.alreadyExists);
+  if (!added) fail(ERRORS.alreadyExists);
 }
 
 /**
@@ -104,7 +104,9 @@ async function addWhileThereIsRoom(
   let inserting = true;
   const onDatabaseError = (e: unknown): Error => {
     if (sqlState(e) === COLLECTION_FULL) return new CollectionFull();
-    return new ServiceError(inserting ? E.duplicationCheckFail : E.databaseException, { cause: e });
+    return new ServiceError(inserting ? ERRORS.duplicationCheckFail : ERRORS.databaseException, {
+      cause: e,
+    });
   };
   await inTransaction(
     deps.pool,
@@ -112,8 +114,8 @@ async function addWhileThereIsRoom(
     async (tx, first) => {
       inserting = false;
       const added = insertedDocument(first!, dockey);
-      if (!added) fail(E.alreadyExists);
-      await step(E.addProcessFail, () =>
+      if (!added) fail(ERRORS.alreadyExists);
+      await step(ERRORS.addProcessFail, () =>
         recordChange(deps, tx, upsertChange(collectionId, added, doc)),
       );
     },
@@ -131,19 +133,15 @@ async function addReplacingTheOldest(
   dockey: string,
   doc: ParsedDoc,
 ): Promise<void> {
-  await inTransaction(
-    deps.pool,
-    (e) => new ServiceError(E.databaseException, { cause: e }),
-    async (tx) => {
-      const added = await insertNew(tx, collectionId, dockey, doc);
-      const removed = await step(E.userInfoFail, () => makeRoom(tx, collectionId, added.id));
-      if (!removed) fail(E.indexMaxReached);
-      await step(E.addProcessFail, async () => {
-        for (const old of removed) await recordChange(deps, tx, deleteChange(collectionId, old));
-        await recordChange(deps, tx, upsertChange(collectionId, added, doc));
-      });
-    },
-  );
+  await inTransaction(deps.pool, failsWith(ERRORS.databaseException), async (tx) => {
+    const added = await insertNew(tx, collectionId, dockey, doc);
+    const removed = await step(ERRORS.userInfoFail, () => makeRoom(tx, collectionId, added.id));
+    if (!removed) fail(ERRORS.indexMaxReached);
+    await step(ERRORS.addProcessFail, async () => {
+      for (const old of removed) await recordChange(deps, tx, deleteChange(collectionId, old));
+      await recordChange(deps, tx, upsertChange(collectionId, added, doc));
+    });
+  });
 }
 
 /** Inserts the document; a dockey already in the collection answers 406. */
@@ -153,10 +151,10 @@ async function insertNew(
   dockey: string,
   doc: ParsedDoc,
 ): Promise<DocumentRef> {
-  const added = await step(E.duplicationCheckFail, () =>
+  const added = await step(ERRORS.duplicationCheckFail, () =>
     insertDocument(tx, collectionId, dockey, doc.json),
   );
-  if (!added) fail(E.alreadyExists);
+  if (!added) fail(ERRORS.alreadyExists);
   return added;
 }
 

@@ -4,9 +4,9 @@ import { inTransaction } from '@hub/service-kit';
 import { deleteDocument as deleteStored } from '../store/documents';
 import { deleteChange } from './changes';
 import { recordChange, type DomainDeps } from './deps';
-import { as, check, fail, step } from './steps';
+import { check, fail, failsWith, step } from './steps';
 
-const E = SEARCH_ERRORS.delete;
+const ERRORS = SEARCH_ERRORS.delete;
 
 export interface DeleteInput {
   dockey: string | undefined;
@@ -24,12 +24,14 @@ export async function deleteDocument(
 ): Promise<void> {
   const dockey = check(parseDockey(input.dockey, 'delete'));
 
-  await inTransaction(deps.pool, as(E.deleteProcessFail), async (tx) => {
-    const locked = await step(E.userInfoFail, () => lockCollection(tx, collectionId));
+  await inTransaction(deps.pool, failsWith(ERRORS.deleteProcessFail), async (tx) => {
+    const locked = await step(ERRORS.userInfoFail, () => lockCollection(tx, collectionId));
     if (!locked) fail(SEARCH_ERRORS.common.cidInvalid);
-    const deleted = await step(E.deleteProcessFail, () => deleteStored(tx, collectionId, dockey));
-    if (!deleted) fail(E.dockeyInvalid);
-    await step(E.deleteProcessFail, async () => {
+    const deleted = await step(ERRORS.deleteProcessFail, () =>
+      deleteStored(tx, collectionId, dockey),
+    );
+    if (!deleted) fail(ERRORS.dockeyInvalid);
+    await step(ERRORS.deleteProcessFail, async () => {
       await changeDocumentCount(tx, collectionId, -1);
       await recordChange(deps, tx, deleteChange(collectionId, deleted));
     });

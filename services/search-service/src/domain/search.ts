@@ -1,10 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { parseSearchParams, SEARCH_ERRORS, type SearchParamsInput } from '@hub/contracts';
-import { loadDocuments, loadDocumentsWithThumbnails } from '../store/documents';
+import { loadDocuments, loadDocumentsWithThumbnails } from '../store/result-documents';
 import type { DomainDeps } from './deps';
 import { check, step } from './steps';
-
-const E = SEARCH_ERRORS.search;
 
 /** One document of a result page, as stored, plus the result-only fields. */
 export interface ResultDocument {
@@ -36,8 +34,9 @@ export async function searchDocuments(
   const params = check(parseSearchParams(input));
   const started = performance.now();
 
-  const hits = await step(E.makeResultFail, () => deps.index.search({ collectionId, ...params }));
-  const docs = await step(E.makeResultFail, () => loadPage(deps, collectionId, hits.docIds));
+  const failed = SEARCH_ERRORS.search.makeResultFail;
+  const hits = await step(failed, () => deps.index.search({ collectionId, ...params }));
+  const docs = await step(failed, () => loadPage(deps, collectionId, hits.docIds));
   return {
     querytime: Math.round(performance.now() - started),
     start: params.start,

@@ -3,8 +3,6 @@ import { readDocumentCount } from '../store/collections';
 import type { DomainDeps } from './deps';
 import { fail, step } from './steps';
 
-const E = SEARCH_ERRORS.status;
-
 export interface CollectionStatus {
   /** whether the engine can search this collection now (index.status) */
   searchable: boolean;
@@ -19,7 +17,7 @@ export async function collectionStatus(
   deps: DomainDeps,
   collectionId: string,
 ): Promise<CollectionStatus> {
-  const [count, engine] = await step(E.makeStatusResultFail, () =>
+  const [count, engine] = await step(SEARCH_ERRORS.status.makeStatusResultFail, () =>
     Promise.all([readDocumentCount(deps.pool, collectionId), deps.index.status(collectionId)]),
   );
   if (count === null) fail(SEARCH_ERRORS.common.cidInvalid);

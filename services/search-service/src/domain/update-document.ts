@@ -3,9 +3,9 @@ import { inTransaction } from '@hub/service-kit';
 import { replaceDocument } from '../store/documents';
 import { upsertChange } from './changes';
 import { recordChange, type DomainDeps } from './deps';
-import { as, check, fail, step } from './steps';
+import { check, fail, failsWith, step } from './steps';
 
-const E = SEARCH_ERRORS.update;
+const ERRORS = SEARCH_ERRORS.update;
 
 export interface UpdateInput {
   dockey: string | undefined;
@@ -25,12 +25,12 @@ export async function updateDocument(
   const dockey = check(parseDockey(input.dockey, 'update'));
   const doc = check(parseDoc(input.doc, 'update'));
 
-  await inTransaction(deps.pool, as(E.databaseException), async (tx) => {
-    const updated = await step(E.databaseException, () =>
+  await inTransaction(deps.pool, failsWith(ERRORS.databaseException), async (tx) => {
+    const updated = await step(ERRORS.databaseException, () =>
       replaceDocument(tx, collectionId, dockey, doc.json),
     );
-    if (!updated) fail(E.dockeyInvalid);
-    await step(E.updateProcessFail, () =>
+    if (!updated) fail(ERRORS.dockeyInvalid);
+    await step(ERRORS.updateProcessFail, () =>
       recordChange(deps, tx, upsertChange(collectionId, updated, doc)),
     );
   });

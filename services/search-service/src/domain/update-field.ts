@@ -4,9 +4,9 @@ import { inTransaction } from '@hub/service-kit';
 import { findDocumentForUpdate, updateDocumentById } from '../store/documents';
 import { upsertChange } from './changes';
 import { recordChange, type DomainDeps } from './deps';
-import { as, check, fail, step } from './steps';
+import { check, fail, failsWith, step } from './steps';
 
-const E = SEARCH_ERRORS.fieldUpdate;
+const ERRORS = SEARCH_ERRORS.fieldUpdate;
 
 export interface FieldUpdateInput {
   dockey: string | undefined;
@@ -37,14 +37,14 @@ export async function updateField(
     parseFieldUpdate({ fieldname: input.fieldname, fieldvalue: input.fieldvalue }),
   );
 
-  await inTransaction(deps.pool, as(E.updateFieldProcessFail), async (tx) => {
-    const current = await step(E.updateFieldProcessFail, () =>
+  await inTransaction(deps.pool, failsWith(ERRORS.updateFieldProcessFail), async (tx) => {
+    const current = await step(ERRORS.updateFieldProcessFail, () =>
       findDocumentForUpdate(tx, collectionId, dockey),
     );
-    if (!current) fail(E.dockeyInvalid);
+    if (!current) fail(ERRORS.dockeyInvalid);
     const merged = parseDoc(withScoreField(current.doc, update.fieldname, update.value), 'update');
-    if (!merged.ok) fail(E.fieldnameInvalid);
-    await step(E.updateFieldProcessFail, async () => {
+    if (!merged.ok) fail(ERRORS.fieldnameInvalid);
+    await step(ERRORS.updateFieldProcessFail, async () => {
       const version = await updateDocumentById(tx, current.id, merged.value.json);
       const ref = { id: current.id, dockey, version };
       await recordChange(deps, tx, upsertChange(collectionId, ref, merged.value));

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Logger } from '@hub/service-kit';
 import { reserveCalls, settleCalls } from './call-blocks';
+import { exclusive, handOver, newCounter, type Counter, type Leftover } from './call-counter';
 
 export interface CallLimiterOptions {
   pool: pg.Pool;
@@ -19,31 +20,6 @@ export interface CallLimiterOptions {
 /** The largest block an instance reserves: ~a quarter of a second of calls at 1,000 calls/s. */
 export const DEFAULT_CALL_BLOCK = 256;
 
-interface Counter {
-  windowStart: number;
-  /** calls reserved for this instance in the shared row and not used yet */
-  block: number;
-  /** calls admitted from blocks and not yet settled in the shared row */
-  used: number;
-  /** the calls of the window settled in the shared row, as of the last round trip */
-  calls: number;
-  /** no block was left for this instance: refuse from memory until then (ms) */
-  retryAt: number;
-  /** calls were admitted since the last flush (an idle counter gives its block back) */
-  active: boolean;
-  /** the reservation under way, which every call that finds no block waits for */
-  reserving: Promise<void> | null;
-  /** the counter's round trips run one after the other */
-  queue: Promise<void>;
-}
-
-interface Leftover {
-  collectionId: string;
-  windowStart: number;
-  used: number;
-  returned: number;
-}
-
 /**
  * The API call limit of every collection, shared by all instances through one counter row per
  * collection and window (api_calls), without a database round trip per request:
@@ -57,68 +33,69 @@ interface Leftover {
  *  - With no block left for it, an instance refuses from memory: until the window ends once the
  *    settled count has reached the maximum, else for `flushMs` (other instances still hold
  *    reserved calls). A refused call is never counted.
+ * The counters and their round trips: call-counter.ts; the SQL: call-blocks.ts.
  */
-export class CallLimiter {
-  private readonly counters = new Map<string, Counter>();
+export interface CallLimiter {
+  /** Admits (and counts) one call, or refuses it. Throws when the database is needed and fails. */
+  admit(collectionId: string, maxCalls: number): Promise<boolean>;
+  /**
+   * Settles every used call in the shared counters and gives back the blocks of counters that
+   * admitted nothing since the previous flush (also used by tests).
+   */
+  flush(): Promise<void>;
+  /** Forgets a collection (deleted through the admin API). */
+  forget(collectionId: string): void;
+  /** Stops the timer, settles what is used and gives every unused block back. */
+  close(): Promise<void>;
+}
+
+export function createCallLimiter(opts: CallLimiterOptions): CallLimiter {
+  const { pool, windowSeconds, flushMs, exactMargin, logger } = opts;
+  const now = opts.now ?? Date.now;
+  const blockSize = Math.max(1, opts.blockSize ?? DEFAULT_CALL_BLOCK);
+  const counters = new Map<string, Counter>();
   /** what counters of windows that have ended still have to settle */
-  private readonly leftovers: Leftover[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> | null = null;
-  private lastCleanup = 0;
-  private readonly now: () => number;
-  private readonly blockSize: number;
+  const leftovers: Leftover[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let flushing: Promise<void> | null = null;
+  let lastCleanup = 0;
 
-  constructor(private readonly opts: CallLimiterOptions) {
-    this.now = opts.now ?? Date.now;
-    this.blockSize = Math.max(1, opts.blockSize ?? DEFAULT_CALL_BLOCK);
+  function windowStartNow(): number {
+    const seconds = Math.floor(now() / 1000);
+    return seconds - (seconds % windowSeconds);
   }
 
-  private windowStart(): number {
-    const seconds = Math.floor(this.now() / 1000);
-    return seconds - (seconds % this.opts.windowSeconds);
-  }
-
-  private counter(collectionId: string): Counter {
-    const windowStart = this.windowStart();
-    const c = this.counters.get(collectionId);
+  function counter(collectionId: string): Counter {
+    const windowStart = windowStartNow();
+    const c = counters.get(collectionId);
     if (c && c.windowStart === windowStart) return c;
     if (c && (c.used > 0 || c.block > 0)) {
-      this.leftovers.push({
+      leftovers.push({
         collectionId,
         windowStart: c.windowStart,
         used: c.used,
         returned: c.block,
       });
-      this.scheduleFlush();
+      scheduleFlush();
     }
-    const fresh: Counter = {
-      windowStart,
-      block: 0,
-      used: 0,
-      calls: 0,
-      retryAt: 0,
-      active: false,
-      reserving: null,
-      queue: Promise.resolve(),
-    };
-    this.counters.set(collectionId, fresh);
+    const fresh = newCounter(windowStart);
+    counters.set(collectionId, fresh);
     return fresh;
   }
 
-  /** Admits (and counts) one call, or refuses it. Throws when the database is needed and fails. */
-  async admit(collectionId: string, maxCalls: number): Promise<boolean> {
+  async function admit(collectionId: string, maxCalls: number): Promise<boolean> {
     for (;;) {
-      const c = this.counter(collectionId);
+      const c = counter(collectionId);
       if (c.block > 0) {
         c.block--;
         c.used++;
         c.active = true;
-        this.scheduleFlush();
+        scheduleFlush();
         return true;
       }
-      if (c.calls >= maxCalls || this.now() < c.retryAt) return false;
+      if (c.calls >= maxCalls || now() < c.retryAt) return false;
       if (!c.reserving) {
-        const reserving = this.reserve(collectionId, c, maxCalls).finally(() => {
+        const reserving = reserve(collectionId, c, maxCalls).finally(() => {
           c.reserving = null;
         });
         c.reserving = reserving;
@@ -127,104 +104,72 @@ export class CallLimiter {
     }
   }
 
-  /** Runs the counter's round trips one at a time, in order. */
-  private exclusive<T>(c: Counter, work: () => Promise<T>): Promise<T> {
-    const run = c.queue.then(work);
-    c.queue = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
-  }
-
   /** Settles what was used and reserves a new block (one round trip). */
-  private reserve(collectionId: string, c: Counter, maxCalls: number): Promise<void> {
-    return this.exclusive(c, async () => {
-      const used = c.used;
-      c.used = 0;
-      try {
-        const r = await reserveCalls(this.opts.pool, {
+  function reserve(collectionId: string, c: Counter, maxCalls: number): Promise<void> {
+    return exclusive(c, async () => {
+      const r = await handOver(c, 0, (used) =>
+        reserveCalls(pool, {
           collectionId,
           windowStart: c.windowStart,
           used,
           maxCalls,
-          block: this.blockSize,
-          margin: this.opts.exactMargin,
-        });
-        c.calls = Math.max(c.calls, r.calls);
-        c.block += r.granted;
-        if (r.granted === 0) c.retryAt = this.now() + this.opts.flushMs;
-        else this.scheduleFlush();
-      } catch (e) {
-        c.used += used;
-        throw e;
-      }
+          block: blockSize,
+          margin: exactMargin,
+        }),
+      );
+      c.calls = Math.max(c.calls, r.calls);
+      c.block += r.granted;
+      if (r.granted === 0) c.retryAt = now() + flushMs;
+      else scheduleFlush();
     });
   }
 
   /** Settles what one counter used; gives its block back when asked. */
-  private settle(collectionId: string, c: Counter, giveBack: boolean): Promise<void> {
-    return this.exclusive(c, async () => {
-      const used = c.used;
+  function settle(collectionId: string, c: Counter, giveBack: boolean): Promise<void> {
+    return exclusive(c, async () => {
       const returned = giveBack ? c.block : 0;
-      if (used === 0 && returned === 0) return;
-      c.used = 0;
-      c.block -= returned;
-      try {
-        const calls = await settleCalls(this.opts.pool, {
-          collectionId,
-          windowStart: c.windowStart,
-          used,
-          returned,
-        });
-        c.calls = Math.max(c.calls, calls);
-      } catch (e) {
-        c.used += used;
-        c.block += returned;
-        throw e;
-      }
+      if (c.used === 0 && returned === 0) return;
+      const calls = await handOver(c, returned, (used) =>
+        settleCalls(pool, { collectionId, windowStart: c.windowStart, used, returned }),
+      );
+      c.calls = Math.max(c.calls, calls);
     });
   }
 
-  private scheduleFlush(): void {
-    if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.flush();
-    }, this.opts.flushMs);
-    this.timer.unref();
+  function scheduleFlush(): void {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      void flush();
+    }, flushMs);
+    timer.unref();
   }
 
-  /**
-   * Settles every used call in the shared counters and gives back the blocks of counters that
-   * admitted nothing since the previous flush (also used by tests).
-   */
-  flush(): Promise<void> {
-    return this.run(false);
+  function flush(): Promise<void> {
+    return run(false);
   }
 
-  private async run(giveBackAll: boolean): Promise<void> {
-    while (this.flushing) await this.flushing;
-    this.flushing = this.flushOnce(giveBackAll).finally(() => {
-      this.flushing = null;
+  async function run(giveBackAll: boolean): Promise<void> {
+    while (flushing) await flushing;
+    flushing = flushOnce(giveBackAll).finally(() => {
+      flushing = null;
     });
-    return this.flushing;
+    return flushing;
   }
 
-  private async flushOnce(giveBackAll: boolean): Promise<void> {
+  async function flushOnce(giveBackAll: boolean): Promise<void> {
     const work: Array<Promise<void>> = [];
-    for (const [collectionId, c] of this.counters) {
+    for (const [collectionId, c] of counters) {
       const giveBack = giveBackAll || !c.active;
       c.active = false;
-      if (c.used > 0 || (giveBack && c.block > 0))
-        work.push(this.settle(collectionId, c, giveBack));
+      if (c.used > 0 || (giveBack && c.block > 0)) work.push(settle(collectionId, c, giveBack));
     }
-    for (const left of this.leftovers.splice(0)) {
+    for (const left of leftovers.splice(0)) {
       work.push(
-        settleCalls(this.opts.pool, left).then(
+        settleCalls(pool, left).then(
           () => undefined,
           (e: unknown) => {
-            this.leftovers.push(left);
+            leftovers.push(left);
             throw e;
           },
         ),
@@ -233,42 +178,41 @@ export class CallLimiter {
     const results = await Promise.allSettled(work);
     const failed = results.filter((r) => r.status === 'rejected');
     if (failed.length) {
-      this.opts.logger?.warn(
+      logger?.warn(
         { err: (failed[0] as PromiseRejectedResult).reason },
         'api call counts not settled; retrying',
       );
     }
     // an unused block is given back once its counter has been idle for a whole interval
-    if (failed.length || [...this.counters.values()].some((c) => c.block > 0 || c.used > 0)) {
-      if (!giveBackAll) this.scheduleFlush();
+    if (failed.length || [...counters.values()].some((c) => c.block > 0 || c.used > 0)) {
+      if (!giveBackAll) scheduleFlush();
     }
-    await this.cleanup();
+    await cleanup();
   }
 
   /** Drops counters of windows that ended long ago (at most once per window). */
-  private async cleanup(): Promise<void> {
-    const windowStart = this.windowStart();
-    if (this.lastCleanup === windowStart) return;
-    this.lastCleanup = windowStart;
-    for (const [id, c] of this.counters) {
-      if (c.windowStart !== windowStart && c.used === 0 && c.block === 0) this.counters.delete(id);
+  async function cleanup(): Promise<void> {
+    const windowStart = windowStartNow();
+    if (lastCleanup === windowStart) return;
+    lastCleanup = windowStart;
+    for (const [id, c] of counters) {
+      if (c.windowStart !== windowStart && c.used === 0 && c.block === 0) counters.delete(id);
     }
-    await this.opts.pool
-      .query('DELETE FROM api_calls WHERE window_start < $1', [
-        windowStart - 2 * this.opts.windowSeconds,
-      ])
+    await pool
+      .query('DELETE FROM api_calls WHERE window_start < $1', [windowStart - 2 * windowSeconds])
       .catch(() => undefined);
   }
 
-  /** Forgets a collection (deleted through the admin API). */
-  forget(collectionId: string): void {
-    this.counters.delete(collectionId);
-  }
-
-  /** Stops the timer, settles what is used and gives every unused block back. */
-  async close(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.run(true).catch(() => undefined);
-  }
+  return {
+    admit,
+    flush,
+    forget(collectionId) {
+      counters.delete(collectionId);
+    },
+    async close() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await run(true).catch(() => undefined);
+    },
+  };
 }

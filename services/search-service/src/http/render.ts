@@ -1,4 +1,5 @@
 import { isLosslessNumber, parse } from 'lossless-json';
+import { deleteNonXmlChars } from '@hub/service-kit';
 import type { ResultDocument, SearchResult } from '../domain/search';
 import type { CollectionStatus } from '../domain/status';
 
@@ -54,14 +55,9 @@ export function statusJson(s: CollectionStatus): string {
 
 // ---------------------------------------------------------------- XML
 
-/** Characters XML 1.0 does not allow anywhere (C0 controls but tab/LF/CR, U+FFFE, U+FFFF, lone surrogates). */
-const XML_ILLEGAL =
-  // eslint-disable-next-line no-control-regex -- matching the control characters is the point
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** Text content / attribute value: illegal characters removed, markup characters escaped. */
+/** Text content / attribute value: characters XML cannot carry removed, markup characters escaped. */
 export function xmlText(s: string): string {
-  return s.replace(XML_ILLEGAL, '').replace(/[&<>"']/g, (c) => XML_ENTITIES[c]!);
+  return deleteNonXmlChars(s).replace(/[&<>"']/g, (c) => XML_ENTITIES[c]!);
 }
 
 const XML_ENTITIES: Record<string, string> = {

@@ -1,21 +1,21 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { parseReturnType, SEARCH_ERRORS } from '@hub/contracts';
-import { ServiceError } from '@hub/service-kit';
+import { SEARCH_ERRORS } from '@hub/contracts';
+import { allowMethods } from '@hub/service-kit';
 import { addDocument } from '../domain/add-document';
 import { deleteDocument } from '../domain/delete-document';
 import type { DomainDeps } from '../domain/deps';
 import { searchDocuments } from '../domain/search';
 import { collectionStatus } from '../domain/status';
-import { check, fail } from '../domain/steps';
+import { fail } from '../domain/steps';
 import { updateDocument } from '../domain/update-document';
 import { updateField } from '../domain/update-field';
 import type { CollectionDirectory } from '../store/collections';
-import { authorize } from './auth';
 import { formOf, readParams } from './body';
 import type { CollectionGate } from './collection-gate';
 import type { CallLimiter } from './call-limiter';
 import { HTTP_ERRORS } from './errors';
 import { searchJson, searchXml, statusJson, statusXml } from './render';
+import { checkRequest } from './request-checks';
 
 export interface RouteDeps extends DomainDeps {
   collections: CollectionDirectory;
@@ -39,20 +39,20 @@ function route(
   body: RequestHandler[],
 ) {
   const methods = Object.keys(handlers);
-  const allow = (handlers.GET ? [...methods, 'HEAD'] : methods).join(', ');
+  const allowed = handlers.GET ? [...methods, 'HEAD'] : methods;
   const handlerOf = (req: Request) =>
-    handlers[(req.method === 'HEAD' ? 'GET' : req.method) as Method];
+    handlers[(req.method === 'HEAD' ? 'GET' : req.method) as Method]!;
   router
     .route(path)
-    .all((req, _res, next) => {
-      if (!handlerOf(req)) {
-        throw new ServiceError(HTTP_ERRORS.methodNotAllowed, { headers: { Allow: allow } });
-      }
-      next();
-    })
+    .all(allowMethods(allowed, HTTP_ERRORS.methodNotAllowed))
     .all(...body, async (req: Request, res: Response) => {
-      await handlerOf(req)!(req, res);
+      await handlerOf(req)(req, res);
     });
+}
+
+/** The {cid} path segment. */
+function cidOf(req: Request): string {
+  return String(req.params.cid);
 }
 
 const PLAIN = 'text/plain; charset=utf-8';
@@ -79,32 +79,35 @@ export function indexRoutes(deps: RouteDeps): Router {
     '/v2/:cid/docs',
     {
       POST: async (req, res) => {
-        const p = formOf(req);
-        const collection = await authorize(deps, 'add', String(req.params.cid), p);
-        if (p.invalid('dockey', 'force', 'doc')) fail(SEARCH_ERRORS.add.invalidEncoding);
+        const params = formOf(req);
+        const { collection } = await checkRequest(deps, 'add', { cid: cidOf(req), params });
+        if (params.invalid('dockey', 'force', 'doc')) fail(SEARCH_ERRORS.add.invalidEncoding);
         await deps.gate.track(collection.id, () =>
           addDocument(deps, collection.id, {
-            dockey: p.get('dockey'),
-            force: p.get('force'),
-            doc: p.get('doc'),
+            dockey: params.get('dockey'),
+            force: params.get('force'),
+            doc: params.get('doc'),
           }),
         );
         ok(res);
       },
       PUT: async (req, res) => {
-        const p = formOf(req);
-        const collection = await authorize(deps, 'update', String(req.params.cid), p);
-        if (p.invalid('dockey', 'doc')) fail(SEARCH_ERRORS.update.invalidEncoding);
+        const params = formOf(req);
+        const { collection } = await checkRequest(deps, 'update', { cid: cidOf(req), params });
+        if (params.invalid('dockey', 'doc')) fail(SEARCH_ERRORS.update.invalidEncoding);
         await deps.gate.track(collection.id, () =>
-          updateDocument(deps, collection.id, { dockey: p.get('dockey'), doc: p.get('doc') }),
+          updateDocument(deps, collection.id, {
+            dockey: params.get('dockey'),
+            doc: params.get('doc'),
+          }),
         );
         ok(res);
       },
       DELETE: async (req, res) => {
-        const p = formOf(req);
-        const collection = await authorize(deps, 'delete', String(req.params.cid), p);
+        const params = formOf(req);
+        const { collection } = await checkRequest(deps, 'delete', { cid: cidOf(req), params });
         await deps.gate.track(collection.id, () =>
-          deleteDocument(deps, collection.id, { dockey: p.get('dockey') }),
+          deleteDocument(deps, collection.id, { dockey: params.get('dockey') }),
         );
         ok(res);
       },
@@ -117,13 +120,13 @@ export function indexRoutes(deps: RouteDeps): Router {
     '/v2/:cid/docs/fields',
     {
       PUT: async (req, res) => {
-        const p = formOf(req);
-        const collection = await authorize(deps, 'fieldUpdate', String(req.params.cid), p);
+        const params = formOf(req);
+        const { collection } = await checkRequest(deps, 'fieldUpdate', { cid: cidOf(req), params });
         await deps.gate.track(collection.id, () =>
           updateField(deps, collection.id, {
-            dockey: p.get('dockey'),
-            fieldname: p.get('fieldname'),
-            fieldvalue: p.get('fieldvalue'),
+            dockey: params.get('dockey'),
+            fieldname: params.get('fieldname'),
+            fieldvalue: params.get('fieldvalue'),
           }),
         );
         ok(res);
@@ -137,8 +140,11 @@ export function indexRoutes(deps: RouteDeps): Router {
     '/v2/:cid/status/:format',
     {
       GET: async (req, res) => {
-        const collection = await authorize(deps, 'status', String(req.params.cid), formOf(req));
-        const format = check(parseReturnType(String(req.params.format)));
+        const { collection, format } = await checkRequest(deps, 'status', {
+          cid: cidOf(req),
+          params: formOf(req),
+          format: String(req.params.format),
+        });
         const status = await collectionStatus(deps, collection.id);
         sendAs(res, format, format === 'json' ? statusJson(status) : statusXml(status));
       },
@@ -156,19 +162,22 @@ export function searchRoutes(deps: RouteDeps): Router {
     '/v2/:cid/search/:format',
     {
       GET: async (req, res) => {
-        const p = formOf(req);
-        const collection = await authorize(deps, 'search', String(req.params.cid), p);
-        const format = check(parseReturnType(String(req.params.format)));
+        const params = formOf(req);
+        const { collection, format } = await checkRequest(deps, 'search', {
+          cid: cidOf(req),
+          params,
+          format: String(req.params.format),
+        });
         const result = await deps.gate.run(collection.id, () =>
           searchDocuments(deps, collection.id, {
-            q: p.get('q'),
-            start: p.get('start'),
-            len: p.get('len'),
-            ca: p.get('ca'),
-            ex_ca: p.get('ex_ca'),
-            sort: p.get('sort'),
-            startdate: p.get('startdate'),
-            enddate: p.get('enddate'),
+            q: params.get('q'),
+            start: params.get('start'),
+            len: params.get('len'),
+            ca: params.get('ca'),
+            ex_ca: params.get('ex_ca'),
+            sort: params.get('sort'),
+            startdate: params.get('startdate'),
+            enddate: params.get('enddate'),
           }),
         );
         sendAs(res, format, format === 'json' ? searchJson(result) : searchXml(result));

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ParsedDoc } from '@hub/contracts';
+import type { ParsedDoc, SearchParams } from '@hub/contracts';
 
 /**
  * A committed change to one document, handed to every ChangeListener inside the same
@@ -37,17 +37,9 @@ export interface ChangeListener {
   dropCollection?(tx: pg.PoolClient, collectionId: string): Promise<void>;
 }
 
-export interface SearchQuery {
+/** The checked search parameters, for one collection. */
+export interface SearchQuery extends SearchParams {
   collectionId: string;
-  q: string;
-  start: number;
-  len: number;
-  ca: number[] | null;
-  exCa: number[] | null;
-  sort: 0 | 1;
-  /** inclusive bounds on score_regdate, exact integer text */
-  startdate: string | null;
-  enddate: string | null;
 }
 
 export interface SearchHits {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
+import { isCollectionId } from '@hub/contracts';
 import type { Queryable } from '@hub/service-kit';
 
 export interface Collection {
@@ -19,32 +20,14 @@ export interface CollectionLimits {
   thumbnailSize: string;
 }
 
-const COLUMNS =
-  'id, apikey_hash, max_documents, max_api_calls, thumbnail_size, document_count, created_at, updated_at';
-
-interface Row {
-  id: string;
-  apikey_hash: Buffer;
-  max_documents: number;
-  max_api_calls: string;
-  thumbnail_size: string;
-  document_count: number;
-  created_at: Date;
-  updated_at: Date;
-}
-
-function fromRow(r: Row): Collection {
-  return {
-    id: r.id,
-    apikeyHash: r.apikey_hash,
-    maxDocuments: r.max_documents,
-    maxApiCalls: Number(r.max_api_calls),
-    thumbnailSize: r.thumbnail_size,
-    documentCount: r.document_count,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-}
+/**
+ * The columns of a Collection under its field names, so rows are Collections as they come.
+ * max_api_calls (bigint, at most 2^53 − 1) is read as float8, which pg parses into an exact
+ * number, as Number() did with the bigint's text.
+ */
+const COLUMNS = `id, apikey_hash AS "apikeyHash", max_documents AS "maxDocuments",
+  max_api_calls::float8 AS "maxApiCalls", thumbnail_size AS "thumbnailSize",
+  document_count AS "documentCount", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** SHA-256 of the key (hex digits compared case-insensitively: the key is lower-cased). */
 export function hashApiKey(apikey: string): Buffer {
@@ -75,12 +58,12 @@ export function newCollectionId(): string {
 }
 
 export async function findCollection(db: Queryable, id: string): Promise<Collection | null> {
-  const { rows } = await db.query<Row>({
+  const { rows } = await db.query<Collection>({
     name: 'collection-find',
     text: `SELECT ${COLUMNS} FROM collections WHERE id = $1`,
     values: [id],
   });
-  return rows[0] ? fromRow(rows[0]) : null;
+  return rows[0] ?? null;
 }
 
 export async function createCollection(
@@ -89,7 +72,7 @@ export async function createCollection(
 ): Promise<{ collection: Collection; apikey: string }> {
   const apikey = newApiKey();
   for (let attempt = 0; ; attempt++) {
-    const { rows } = await db.query<Row>(
+    const { rows } = await db.query<Collection>(
       `INSERT INTO collections (id, apikey_hash, max_documents, max_api_calls, thumbnail_size)
        VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING RETURNING ${COLUMNS}`,
       [
@@ -100,7 +83,7 @@ export async function createCollection(
         limits.thumbnailSize,
       ],
     );
-    if (rows[0]) return { collection: fromRow(rows[0]), apikey };
+    if (rows[0]) return { collection: rows[0], apikey };
     if (attempt > 10) throw new Error('could not find a free collection id');
   }
 }
@@ -109,11 +92,11 @@ export async function listCollections(
   db: Queryable,
   opts: { limit: number; after?: string },
 ): Promise<Collection[]> {
-  const { rows } = await db.query<Row>(
+  const { rows } = await db.query<Collection>(
     `SELECT ${COLUMNS} FROM collections WHERE ($1::text IS NULL OR id > $1) ORDER BY id LIMIT $2`,
     [opts.after ?? null, opts.limit],
   );
-  return rows.map(fromRow);
+  return rows;
 }
 
 /** Gives the collection a new key (the old one stops working); null when it does not exist. */
@@ -131,7 +114,7 @@ export async function updateLimits(
   id: string,
   patch: Partial<CollectionLimits>,
 ): Promise<Collection | null> {
-  const { rows } = await db.query<Row>(
+  const { rows } = await db.query<Collection>(
     `UPDATE collections SET
        max_documents = coalesce($2, max_documents),
        max_api_calls = coalesce($3, max_api_calls),
@@ -140,7 +123,7 @@ export async function updateLimits(
      WHERE id = $1 RETURNING ${COLUMNS}`,
     [id, patch.maxDocuments ?? null, patch.maxApiCalls ?? null, patch.thumbnailSize ?? null],
   );
-  return rows[0] ? fromRow(rows[0]) : null;
+  return rows[0] ?? null;
 }
 
 /** Deletes the collection, its documents (cascade) and its call counters. */
@@ -174,7 +157,7 @@ export const COLLECTION_FULL = 'SF001';
  * the id is inlined, so it must be a checked collection id.
  */
 export function commitWithDocumentSlot(collectionId: string): string {
-  if (!/^[A-Za-z0-9]{8}$/.test(collectionId)) throw new Error('not a collection id');
+  if (!isCollectionId(collectionId)) throw new Error('not a collection id');
   return `SELECT take_document_slot('${collectionId}'); COMMIT`;
 }
 
@@ -222,27 +205,32 @@ export async function readDocumentCount(db: Queryable, id: string): Promise<numb
  * through this instance's admin API evict the entry at once, changes made through another
  * instance are seen within `ttlMs`.
  */
-export class CollectionDirectory {
-  private readonly cache = new Map<string, { collection: Collection; until: number }>();
+export interface CollectionDirectory {
+  get(id: string): Promise<Collection | null>;
+  /** Drops the cached entry (the collection was changed or deleted through this instance). */
+  evict(id: string): void;
+}
 
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly ttlMs: number,
-  ) {}
-
-  async get(id: string): Promise<Collection | null> {
-    const now = Date.now();
-    const hit = this.cache.get(id);
-    if (hit && hit.until > now) return hit.collection;
-    const collection = await findCollection(this.pool, id);
-    if (collection && this.ttlMs > 0) {
-      if (this.cache.size > 10_000) this.cache.clear();
-      this.cache.set(id, { collection, until: now + this.ttlMs });
-    } else this.cache.delete(id);
-    return collection;
-  }
-
-  evict(id: string): void {
-    this.cache.delete(id);
-  }
+export function createCollectionDirectory(deps: {
+  pool: pg.Pool;
+  ttlMs: number;
+}): CollectionDirectory {
+  const { pool, ttlMs } = deps;
+  const cache = new Map<string, { collection: Collection; until: number }>();
+  return {
+    async get(id) {
+      const now = Date.now();
+      const hit = cache.get(id);
+      if (hit && hit.until > now) return hit.collection;
+      const collection = await findCollection(pool, id);
+      if (collection && ttlMs > 0) {
+        if (cache.size > 10_000) cache.clear();
+        cache.set(id, { collection, until: now + ttlMs });
+      } else cache.delete(id);
+      return collection;
+    },
+    evict(id) {
+      cache.delete(id);
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { ThumbnailRow } from '../thumbnails/thumbnail-service';
+import { isCollectionId } from '@hub/contracts';
 import type { Queryable } from '@hub/service-kit';
 
 /** A stored document: documents.id and version as exact text (bigint), the JSON as stored. */
@@ -17,26 +17,46 @@ export interface DocumentRef {
   version: string;
 }
 
+/** The document of a row with its id and version; null for no row (no such document). */
+function refOf(row: { id: unknown; version: unknown } | undefined, dockey: string) {
+  return row ? { id: String(row.id), dockey, version: String(row.version) } : null;
+}
+
+/** Runs a statement that returns the written document's id and version: its ref, or null. */
+async function writeDocument(
+  db: Queryable,
+  dockey: string,
+  statement: pg.QueryConfig,
+): Promise<DocumentRef | null> {
+  const { rows } = await db.query<{ id: string; version: string }>(statement);
+  return refOf(rows[0], dockey);
+}
+
+/** A write of a doc by dockey: the document written, or null (none written). */
+type DocWrite = (
+  tx: Queryable,
+  collectionId: string,
+  dockey: string,
+  doc: string,
+) => Promise<DocumentRef | null>;
+
+/** The DocWrite of a prepared statement of ($1 collection id, $2 dockey, $3 doc). */
+function docWrite(name: string, text: string): DocWrite {
+  return (tx, collectionId, dockey, doc) =>
+    writeDocument(tx, dockey, { name, text, values: [collectionId, dockey, doc] });
+}
+
 /**
  * Inserts a new document; null when the dockey is already in the collection. A parallel add of
  * the same dockey waits on the unique index until the first one commits or rolls back, so a
  * dockey can never be stored twice.
  */
-export async function insertDocument(
-  tx: Queryable,
-  collectionId: string,
-  dockey: string,
-  doc: string,
-): Promise<DocumentRef | null> {
-  const { rows } = await tx.query<{ id: string; version: string }>({
-    name: 'document-insert',
-    text: `INSERT INTO documents (collection_id, dockey, doc) VALUES ($1, $2, $3)
-           ON CONFLICT ON CONSTRAINT documents_dockey_unique DO NOTHING
-           RETURNING id, version`,
-    values: [collectionId, dockey, doc],
-  });
-  return rows[0] ? { id: rows[0].id, dockey, version: rows[0].version } : null;
-}
+export const insertDocument = docWrite(
+  'document-insert',
+  `INSERT INTO documents (collection_id, dockey, doc) VALUES ($1, $2, $3)
+   ON CONFLICT ON CONSTRAINT documents_dockey_unique DO NOTHING
+   RETURNING id, version`,
+);
 
 /**
  * insertDocument as simple-protocol SQL text (values inlined with pg.escapeLiteral), so that it
@@ -44,7 +64,7 @@ export async function insertDocument(
  * insertedDocument. The collection id must be a checked id.
  */
 export function insertDocumentSql(collectionId: string, dockey: string, doc: string): string {
-  if (!/^[A-Za-z0-9]{8}$/.test(collectionId)) throw new Error('not a collection id');
+  if (!isCollectionId(collectionId)) throw new Error('not a collection id');
   return `INSERT INTO documents (collection_id, dockey, doc)
     VALUES ('${collectionId}', ${pg.escapeLiteral(dockey)}, ${pg.escapeLiteral(doc)})
     ON CONFLICT ON CONSTRAINT documents_dockey_unique DO NOTHING RETURNING id, version`;
@@ -52,25 +72,15 @@ export function insertDocumentSql(collectionId: string, dockey: string, doc: str
 
 /** The result of insertDocumentSql: the new document, or null when the dockey was there. */
 export function insertedDocument(result: pg.QueryResult, dockey: string): DocumentRef | null {
-  const row = result.rows[0] as { id: string; version: string } | undefined;
-  return row ? { id: String(row.id), dockey, version: String(row.version) } : null;
+  return refOf(result.rows[0] as { id: string; version: string } | undefined, dockey);
 }
 
 /** Replaces the whole doc of an existing document (version + 1); null when there is none. */
-export async function replaceDocument(
-  tx: Queryable,
-  collectionId: string,
-  dockey: string,
-  doc: string,
-): Promise<DocumentRef | null> {
-  const { rows } = await tx.query<{ id: string; version: string }>({
-    name: 'document-replace',
-    text: `UPDATE documents SET doc = $3, version = version + 1, updated_at = now()
-           WHERE collection_id = $1 AND dockey = $2 RETURNING id, version`,
-    values: [collectionId, dockey, doc],
-  });
-  return rows[0] ? { id: rows[0].id, dockey, version: rows[0].version } : null;
-}
+export const replaceDocument = docWrite(
+  'document-replace',
+  `UPDATE documents SET doc = $3, version = version + 1, updated_at = now()
+   WHERE collection_id = $1 AND dockey = $2 RETURNING id, version`,
+);
 
 /** Reads a document and locks it until the transaction ends; null when there is none. */
 export async function findDocumentForUpdate(
@@ -99,17 +109,16 @@ export async function updateDocumentById(tx: Queryable, id: string, doc: string)
 }
 
 /** Deletes one document by dockey; null when there is none. */
-export async function deleteDocument(
+export function deleteDocument(
   tx: Queryable,
   collectionId: string,
   dockey: string,
 ): Promise<DocumentRef | null> {
-  const { rows } = await tx.query<{ id: string; version: string }>({
+  return writeDocument(tx, dockey, {
     name: 'document-delete',
     text: `DELETE FROM documents WHERE collection_id = $1 AND dockey = $2 RETURNING id, version`,
     values: [collectionId, dockey],
   });
-  return rows[0] ? { id: rows[0].id, dockey, version: rows[0].version } : null;
 }
 
 /**
@@ -133,22 +142,6 @@ export async function deleteOldestDocuments(
   return rows;
 }
 
-/** The stored documents with these ids (any order; ids that no longer exist are absent). */
-export async function loadDocuments(
-  db: Queryable,
-  collectionId: string,
-  ids: readonly string[],
-): Promise<Map<string, StoredDocument>> {
-  if (ids.length === 0) return new Map();
-  const { rows } = await db.query<StoredDocument>({
-    name: 'document-load',
-    text: `SELECT id, dockey, version, doc FROM documents
-           WHERE id = ANY($1::bigint[]) AND collection_id = $2`,
-    values: [ids, collectionId],
-  });
-  return new Map(rows.map((r) => [r.id, r]));
-}
-
 /** Values of the listeners' statements in addInOneStatement, numbered after its own three. */
 export class AddStatementParams {
   readonly values: unknown[] = [];
@@ -163,7 +156,7 @@ export class AddStatementParams {
  * fails with COLLECTION_FULL when there is no room, which undoes it all). Null when the dockey
  * was there.
  */
-export async function addInOneStatement(
+export function addInOneStatement(
   db: Queryable,
   collectionId: string,
   dockey: string,
@@ -175,7 +168,7 @@ export async function addInOneStatement(
     .filter((sql) => sql !== '')
     .map((sql, i) => `, listener${i} AS (${sql})`)
     .join('');
-  const { rows } = await db.query<{ id: string; version: string }>({
+  return writeDocument(db, dockey, {
     text: `WITH added AS (
              INSERT INTO documents (collection_id, dockey, doc) VALUES ($1, $2, $3)
              ON CONFLICT ON CONSTRAINT documents_dockey_unique DO NOTHING RETURNING id, version),
@@ -183,56 +176,4 @@ export async function addInOneStatement(
            SELECT id::text, version::text, (SELECT count(*) FROM slot) AS slots FROM added`,
     values: [collectionId, dockey, doc, ...params.values],
   });
-  return rows[0] ? { id: rows[0].id, dockey, version: rows[0].version } : null;
-}
-
-/** A stored document with its thumbnail, if it has one (see loadDocumentsWithThumbnails). */
-export interface StoredDocumentWithThumbnail extends StoredDocument {
-  thumbnail: ThumbnailRow | null;
-}
-
-/** loadDocuments and the documents' thumbnails in one query. */
-export async function loadDocumentsWithThumbnails(
-  db: Queryable,
-  collectionId: string,
-  ids: readonly string[],
-): Promise<Map<string, StoredDocumentWithThumbnail>> {
-  if (ids.length === 0) return new Map();
-  const { rows } = await db.query<
-    StoredDocument & {
-      size: string | null;
-      thumbnail_key: string;
-      source_url: string;
-      source_width: number;
-      source_height: number;
-    }
-  >({
-    name: 'document-load-with-thumbnails',
-    text: `SELECT d.id, d.dockey, d.version, d.doc,
-                  t.size, t.thumbnail_key, t.source_url, t.source_width, t.source_height
-           FROM documents d
-           LEFT JOIN thumbnails t ON t.collection_id = d.collection_id AND t.doc_id = d.id
-           WHERE d.id = ANY($1::bigint[]) AND d.collection_id = $2`,
-    values: [ids, collectionId],
-  });
-  return new Map(
-    rows.map((r) => [
-      r.id,
-      {
-        id: r.id,
-        dockey: r.dockey,
-        version: r.version,
-        doc: r.doc,
-        thumbnail: r.size
-          ? {
-              size: r.size,
-              thumbnailKey: r.thumbnail_key,
-              sourceUrl: r.source_url,
-              sourceWidth: r.source_width,
-              sourceHeight: r.source_height,
-            }
-          : null,
-      },
-    ]),
-  );
 }

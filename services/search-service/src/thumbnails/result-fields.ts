@@ -1,5 +1,5 @@
 import type { Queryable } from '@hub/service-kit';
-import type { ThumbnailRow } from './thumbnail-service';
+import type { ThumbnailRow } from '../store/result-documents';
 
 /** `{thumbnail_url}/cse_<collection_id>/<size>/<thumbnail_key>` */
 export function thumbnailLocation(

@@ -1,20 +1,12 @@
 import { Router, type Request, type Response, type NextFunction } from 'express';
 import type pg from 'pg';
+import { matchesIfNoneMatch } from '@hub/service-kit';
 
 /** A year: the key changes whenever the image changes, so a thumbnail URL never goes stale. */
 const CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 function notFound(res: Response): void {
   res.status(404).type('text/plain; charset=utf-8').send('not found');
-}
-
-/** If-None-Match lists the ETag (or is `*`): weak comparison, as RFC 9110 asks for GET. */
-function matches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((t) => {
-    const tag = t.trim();
-    return tag === '*' || tag === etag || tag === `W/${etag}`;
-  });
 }
 
 /**
@@ -38,7 +30,7 @@ export function thumbnailRouter(opts: { pool: pg.Pool }): Router {
           return notFound(res);
         }
         const etag = `"${key}"`;
-        const conditional = matches(req.get('if-none-match'), etag);
+        const conditional = matchesIfNoneMatch(req.get('if-none-match'), etag);
         const r = await opts.pool.query<{ content_type: string; image: Buffer | null }>(
           `SELECT content_type, ${conditional ? 'NULL::bytea AS image' : 'image'}
            FROM thumbnails WHERE collection_id = $1 AND thumbnail_key = $2 AND size = $3 LIMIT 1`,

@@ -1,13 +1,5 @@
 import type { ChangeListener } from '../index/search-index';
-
-/** What a search result needs of a stored thumbnail. */
-export interface ThumbnailRow {
-  size: string;
-  thumbnailKey: string;
-  sourceUrl: string;
-  sourceWidth: number;
-  sourceHeight: number;
-}
+import type { ThumbnailRow } from '../store/result-documents';
 
 /**
  * Thumbnails of `contents_image`: a ChangeListener that queues work in the write

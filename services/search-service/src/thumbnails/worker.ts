@@ -93,7 +93,8 @@ export function createThumbnailWorker(opts: ThumbnailWorkerOptions): ThumbnailWo
       const size = await readThumbnailSize(pool, collectionId);
       const box = parseThumbnailBox(size);
       if (box) return box;
-      if (size !== undefined) logger.warn({ collectionId, size }, 'bad thumbnail_size; using default');
+      if (size !== undefined)
+        logger.warn({ collectionId, size }, 'bad thumbnail_size; using default');
     } catch (err) {
       logger.warn(
         { collectionId, err: errorText(err) },

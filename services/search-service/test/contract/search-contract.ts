@@ -3,13 +3,12 @@ import request from 'supertest';
 import type { SearchApp } from '../../src/app';
 import type { SearchIndex } from '../../src/index/search-index';
 import {
-  client,
-  createSearchTestDatabase,
-  makeApp,
+  appWithCollection,
+  closeAfterAll,
   newCollection,
-  type TestCollection,
-  type TestDatabase,
+  useSearchDatabase,
 } from '../helpers/harness';
+import { client, type TestCollection } from '../helpers/requests';
 
 /**
  * The search behaviour every engine must have, through the HTTP API. Each engine's test file
@@ -23,7 +22,6 @@ export function describeSearchContract(
   settle: () => Promise<void>,
 ): void {
   describe(`search contract: ${engineName}`, () => {
-    let db: TestDatabase;
     let index: SearchIndex;
     let app: SearchApp;
     let c: TestCollection;
@@ -142,20 +140,14 @@ export function describeSearchContract(
       );
     }
 
+    const db = useSearchDatabase();
     beforeAll(async () => {
-      db = await createSearchTestDatabase();
       index = makeIndex(db.pool);
       index.start?.();
-      app = makeApp(db, { index });
-      c = await newCollection(app, { max_documents: 100_000 });
-      api = client(app, c);
+      closeAfterAll(() => index.stop?.());
+      ({ app, c, api } = await appWithCollection(db, { max_documents: 100_000 }, { index }));
       await addAll(DOCS);
       await settle();
-    });
-    afterAll(async () => {
-      await app.services.close();
-      await index.stop?.();
-      await db.drop();
     });
 
     test('When q is a Korean word inside a longer word (서울 in 서울에서), the document is found', async () => {

@@ -1,17 +1,19 @@
 import path from 'node:path';
 import type pg from 'pg';
-import request from 'supertest';
-import { createTestDatabase, type TestDatabase } from '@hub/testing';
+import { createTestDatabase, useTestDatabase, type TestDatabase } from '@hub/testing';
 import { createApp, type SearchApp } from '../../src/app';
 import { loadConfig, type SearchConfig } from '../../src/config';
 import { createPostgresIndex } from '../../src/index/postgres/postgres-index';
 import type { SearchIndex } from '../../src/index/search-index';
 import type { ThumbnailService } from '../../src/thumbnails/thumbnail-service';
+import { ADMIN_TOKEN, adminApi } from './admin';
+import { client, type TestCollection } from './requests';
 
 export type { TestDatabase };
+export { ADMIN_TOKEN };
+export * from './requests';
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', '..', 'migrations');
-export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
 /** This test file's own migrated database. */
 export function createSearchTestDatabase(poolSize = 20): Promise<TestDatabase> {
@@ -31,105 +33,128 @@ export function testConfig(db: TestDatabase, env: Record<string, string> = {}): 
   });
 }
 
-export function makeApp(
-  db: TestDatabase,
-  opts: {
-    env?: Record<string, string>;
-    pool?: pg.Pool;
-    index?: SearchIndex;
-    thumbnails?: ThumbnailService;
-  } = {},
-): SearchApp {
+export interface AppOptions {
+  env?: Record<string, string>;
+  pool?: pg.Pool;
+  index?: SearchIndex;
+  thumbnails?: ThumbnailService;
+}
+
+/** Apps made here are closed by closeApps() (useSearchDatabase and useSearchApp: afterAll). */
+const apps: SearchApp[] = [];
+export function makeApp(db: TestDatabase, opts: AppOptions = {}): SearchApp {
   const pool = opts.pool ?? db.pool;
-  return createApp({
+  const app = createApp({
     config: testConfig(db, opts.env),
     pool,
     index: opts.index ?? createPostgresIndex(pool),
     thumbnails: opts.thumbnails,
   });
+  apps.push(app);
+  return app;
+}
+export async function closeApps(): Promise<void> {
+  await Promise.all(apps.splice(0).map((a) => a.services.close()));
 }
 
-export interface TestCollection {
-  cid: string;
-  apikey: string;
+/** What closeAfterAll was given, closed in useSearchDatabase's afterAll. */
+const closers: Array<() => unknown> = [];
+/**
+ * `close` runs after the file's tests, before its apps close and its database is dropped; the
+ * last one given first.
+ */
+export function closeAfterAll(close: () => unknown): void {
+  closers.push(close);
+}
+
+/**
+ * The database of the calling test file (or describe block), migrated before its tests (and
+ * handed to `opened`, when given) and dropped after them, once what closeAfterAll was given
+ * and the apps made with makeApp are closed.
+ */
+export function useSearchDatabase(
+  opened?: (db: TestDatabase) => void,
+  poolSize = 20,
+): TestDatabase {
+  const db = useTestDatabase({
+    migrationsDir: MIGRATIONS_DIR,
+    migrationsTable: 'search_migrations',
+    poolSize,
+    beforeDrop: async () => {
+      for (const close of closers.splice(0).reverse()) await close();
+      await closeApps();
+    },
+  });
+  if (opened) beforeAll(() => opened(db));
+  return db;
+}
+
+export type CollectionLimits = {
+  max_documents?: number;
+  max_api_calls?: number;
+  thumbnail_size?: string;
+};
+
+export interface SearchTest {
+  app: SearchApp;
+  /** the collection made when `collection` is asked for */
+  c: TestCollection;
+}
+
+/**
+ * A test file's database and app (made with `opts`), and with `collection` a collection of
+ * that app: made before its tests (the app and collection handed to `opened`), closed and
+ * dropped after them. Returns the database (useSearchDatabase).
+ */
+export function useSearchApp(
+  opened: (t: SearchTest) => void,
+  opts: AppOptions & { poolSize?: number; collection?: true | CollectionLimits } = {},
+): TestDatabase {
+  const db = useSearchDatabase(undefined, opts.poolSize);
+  beforeAll(async () => {
+    const app = makeApp(db, opts);
+    const limits = opts.collection === true ? {} : opts.collection;
+    const c = limits ? await newCollection(app, limits) : (undefined as unknown as TestCollection);
+    opened({ app, c });
+  });
+  return db;
+}
+
+/** A new app (made with `opts`) with a new collection, and the client of that collection. */
+export async function appWithCollection(
+  db: TestDatabase,
+  limits: CollectionLimits = {},
+  opts: AppOptions = {},
+): Promise<{ app: SearchApp; c: TestCollection; api: ReturnType<typeof client> }> {
+  const app = makeApp(db, opts);
+  const c = await newCollection(app, limits);
+  return { app, c, api: client(app, c) };
+}
+
+/**
+ * The API calls of a collection in its counter rows (every window): `calls`, counted; `reserved`,
+ * held by instances and neither used nor given back.
+ */
+export async function apiCalls(
+  pool: pg.Pool,
+  c: TestCollection,
+  column: 'calls' | 'reserved' = 'calls',
+): Promise<number> {
+  const { rows } = await pool.query(
+    `SELECT coalesce(sum(${column}), 0)::int AS n FROM api_calls WHERE collection_id = $1`,
+    [c.cid],
+  );
+  return rows[0].n;
 }
 
 /** A new collection through the admin API. */
 export async function newCollection(
   app: SearchApp,
-  limits: { max_documents?: number; max_api_calls?: number; thumbnail_size?: string } = {},
+  limits: CollectionLimits = {},
 ): Promise<TestCollection> {
-  const res = await request(app)
-    .post('/admin/collections')
-    .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
-    .send(limits);
+  const res = await adminApi(app).post('/collections').send(limits);
   if (res.status !== 201) throw new Error(`create collection: ${res.status} ${res.text}`);
   return { cid: res.body.collection_id, apikey: res.body.apikey };
-}
-
-/** A valid doc (JSON text) with the required fields; `extra` adds or overrides fields. */
-export function docJson(extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({
-    icontents_title: 'a title',
-    icontents_body: 'a body',
-    score_regdate: 1700000000,
-    ...extra,
-  });
-}
-
-/** application/x-www-form-urlencoded text of these parameters (UTF-8). */
-export function form(params: Record<string, string | number | undefined>): string {
-  return Object.entries(params)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
-    .join('&');
-}
-
-export type Placement = 'query' | 'body';
-
-/** One request with its parameters in the query string or in a form body. */
-export function call(
-  app: SearchApp,
-  method: 'get' | 'post' | 'put' | 'delete',
-  path: string,
-  params: Record<string, string | number | undefined>,
-  placement: Placement = 'body',
-): request.Test {
-  const text = form(params);
-  const agent = request(app);
-  if (placement === 'query') return agent[method](text ? `${path}?${text}` : path);
-  return agent[method](path).set('Content-Type', 'application/x-www-form-urlencoded').send(text);
-}
-
-/** The client of one collection: the six operations with their parameters. */
-export function client(app: SearchApp, c: TestCollection, placement: Placement = 'body') {
-  const base = `/v2/${c.cid}`;
-  const withKey = (p: Record<string, string | number | undefined>) => ({ apikey: c.apikey, ...p });
-  return {
-    add: (dockey: string, doc: string, force?: number) =>
-      call(app, 'post', `${base}/docs`, withKey({ dockey, doc, force }), placement),
-    update: (dockey: string, doc: string) =>
-      call(app, 'put', `${base}/docs`, withKey({ dockey, doc }), placement),
-    updateField: (dockey: string, fieldname: string, fieldvalue: string) =>
-      call(
-        app,
-        'put',
-        `${base}/docs/fields`,
-        withKey({ dockey, fieldname, fieldvalue }),
-        placement,
-      ),
-    delete: (dockey: string) => call(app, 'delete', `${base}/docs`, withKey({ dockey }), placement),
-    status: (format = 'json') =>
-      call(app, 'get', `${base}/status/${format}`, withKey({}), placement),
-    search: (params: Record<string, string | number | undefined>, format = 'json') =>
-      call(
-        app,
-        'get',
-        `${base}/search/${format}`,
-        withKey(params),
-        placement === 'body' ? 'query' : placement,
-      ),
-  };
 }
 
 /**

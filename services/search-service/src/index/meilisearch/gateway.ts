@@ -1,4 +1,5 @@
 import type * as MeiliModule from 'meilisearch' with { 'resolution-mode': 'import' };
+import { errorText } from '@hub/service-kit';
 import {
   indexSettings,
   readSearchResponse,
@@ -80,10 +81,6 @@ export interface MeiliGateway extends IndexSink {
   deleteIndex(): Promise<void>;
 }
 
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 /** Any client error → IndexWriteError with the right kind. */
 export function classifyError(err: unknown): IndexWriteError {
   if (err instanceof IndexWriteError) return err;
@@ -101,7 +98,7 @@ export function classifyError(err: unknown): IndexWriteError {
     );
   }
   // MeilisearchRequestError (network, request timeout), MeilisearchTaskTimeOutError, others
-  return new IndexWriteError(`Meilisearch unreachable: ${describe(err)}`, 'transient', {
+  return new IndexWriteError(`Meilisearch unreachable: ${errorText(err)}`, 'transient', {
     cause: err,
   });
 }

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Logger, Metrics } from '@hub/service-kit';
+import { errorText, type Logger, type Metrics } from '@hub/service-kit';
 import type { DocumentChange, SearchHits, SearchIndex, SearchQuery } from '../search-index';
 import { recordOutboxChange, recordOutboxDrop } from './outbox/enqueue';
 import { createOutboxRelay, type OutboxRelay, type RelayOptions } from './outbox/relay';
@@ -59,10 +59,6 @@ export interface MeilisearchIndex extends SearchIndex {
   stop(): Promise<void>;
 }
 
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 /**
  * The Meilisearch engine: writes go through the transactional outbox (recordChange inserts a
  * row in the caller's transaction; the relay sends it), searches go to Meilisearch and return
@@ -117,7 +113,7 @@ export function createMeilisearchIndex(opts: MeilisearchIndexOptions): Meilisear
 
   function ensureSettingsInBackground(delayMs = 1000): void {
     ensureSettings().catch((err) => {
-      logger.warn({ err: message(err) }, 'Meilisearch settings not applied yet; retrying');
+      logger.warn({ err: errorText(err) }, 'Meilisearch settings not applied yet; retrying');
       if (started)
         retryTimer = setTimeout(
           () => ensureSettingsInBackground(Math.min(delayMs * 2, 30_000)),
@@ -150,13 +146,13 @@ export function createMeilisearchIndex(opts: MeilisearchIndexOptions): Meilisear
       try {
         await gateway.health();
       } catch (err) {
-        return { searchable: false, reason: `meilisearch unreachable: ${message(err)}` };
+        return { searchable: false, reason: `meilisearch unreachable: ${errorText(err)}` };
       }
       if (!settingsApplied) {
         try {
           await ensureSettings();
         } catch (err) {
-          return { searchable: false, reason: `meilisearch index not ready: ${message(err)}` };
+          return { searchable: false, reason: `meilisearch index not ready: ${errorText(err)}` };
         }
       }
       const { oldestAgeSeconds } = await relay.pending(collectionId);

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { createLogger, createPool, type Logger } from '@hub/service-kit';
-import { IndexFolder, type FolderObserver, type FolderOptions } from './folder';
+import { createIndexFolder, type FolderOptions } from './folder';
+import type { FolderObserver } from './folder-metrics';
 
 /**
  * The folder in its own thread: folds and merges are CPU work in batches (tens of ms each),
@@ -19,31 +20,35 @@ type Report =
   | { merged: number; seconds: number }
   | { error: string };
 
-export class FolderThread {
-  private readonly worker: Worker;
-  private readonly exited: Promise<void>;
-
-  constructor(opts: FolderThreadOptions, observer: FolderObserver | undefined, logger: Logger) {
-    this.worker = new Worker(path.join(__dirname, 'folder-thread.js'), { workerData: opts });
-    this.worker.on('message', (m: Report) => {
-      if ('lag' in m) observer?.lag(m.lag);
-      else if ('folded' in m) observer?.folded(m.folded, m.seconds);
-      else if ('merged' in m) observer?.merged(m.seconds);
-    });
-    this.worker.on('error', (err) => logger.error({ err }, 'search index folder thread failed'));
-    this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
-  }
-
+export interface FolderThread {
   /** Lets the current fold or merge finish, then ends the thread. */
-  async stop(): Promise<void> {
-    this.worker.postMessage('stop');
-    await this.exited;
-  }
+  stop(): Promise<void>;
+}
 
-  /** Whether the compiled thread entry exists (it does under dist/, not under ts tests). */
-  static available(): boolean {
-    return __filename.endsWith('.js');
-  }
+/** Whether the compiled thread entry exists (it does under dist/, not under ts tests). */
+export function folderThreadAvailable(): boolean {
+  return __filename.endsWith('.js');
+}
+
+export function createFolderThread(
+  opts: FolderThreadOptions,
+  observer: FolderObserver | undefined,
+  logger: Logger,
+): FolderThread {
+  const worker = new Worker(path.join(__dirname, 'folder-thread.js'), { workerData: opts });
+  worker.on('message', (m: Report) => {
+    if ('lag' in m) observer?.lag(m.lag);
+    else if ('folded' in m) observer?.folded(m.folded, m.seconds);
+    else if ('merged' in m) observer?.merged(m.seconds);
+  });
+  worker.on('error', (err) => logger.error({ err }, 'search index folder thread failed'));
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  return {
+    async stop() {
+      worker.postMessage('stop');
+      await exited;
+    },
+  };
 }
 
 // the thread itself
@@ -51,7 +56,7 @@ if (!isMainThread && parentPort && (workerData as FolderThreadOptions | undefine
   const opts = workerData as FolderThreadOptions;
   const port = parentPort;
   const pool = createPool(opts.databaseUrl, 2);
-  const folder = new IndexFolder({
+  const folder = createIndexFolder({
     ...opts,
     pool,
     logger: createLogger('search-service', opts.logLevel),

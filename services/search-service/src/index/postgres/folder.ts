@@ -1,26 +1,28 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type pg from 'pg';
-import type { Logger, Metrics } from '@hub/service-kit';
-import { inTransaction } from '@hub/service-kit';
+import { asIs, inTransaction, type Logger } from '@hub/service-kit';
 import {
   applyTombstones,
   claimPending,
-  collectionsWithRetired,
   collectionsWithWork,
+  finishFold,
+  insertPostings,
+  insertSegment,
+  nextDocno,
+  tryLock,
+} from './fold-store';
+import type { FolderObserver } from './folder-metrics';
+import { float64Bytes } from './index-store';
+import {
+  collectionsWithRetired,
   concatenatedDocs,
   deletedChunks,
   deletedTest,
   deleteRetired,
-  finishFold,
-  insertPostings,
-  insertSegment,
   liveSegments,
-  nextDocno,
   readAllPostings,
   retireSegments,
-  tryLock,
-} from './fold-store';
-import { float64Bytes } from './index-store';
+} from './merge-store';
 import { PACKED_MAX_DOCS, packPostings } from './packed-segment';
 import { buildPostings, mergePostings, pickMerge, type PostingList } from './segment-builder';
 
@@ -56,54 +58,11 @@ export interface RoundResult {
  * make sure that only one instance works on a collection at a time. Each step is one
  * transaction: a crash in the middle loses nothing and duplicates nothing.
  */
-export class IndexFolder {
-  private readonly batchSize: number;
-  private readonly idleMs: number;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = true;
-  private lastCleanup = 0;
-  private lastVacuum = 0;
-  /** when this folder first saw pending work of a collection it has not folded yet */
-  private waitingSince = new Map<string, number>();
-  private readonly minBatch: number;
-  private readonly maxDelayMs: number;
-  private deletedSinceVacuum = 0;
-  private readonly observer: FolderObserver | undefined;
-
-  constructor(private readonly opts: FolderOptions) {
-    this.batchSize = opts.batchSize ?? 2000;
-    this.idleMs = opts.idleMs ?? 100;
-    this.minBatch = Math.min(opts.minBatch ?? 1000, this.batchSize);
-    this.maxDelayMs = opts.maxDelayMs ?? 1000;
-    this.observer = opts.observer;
-  }
-
-  start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule(0);
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
-  }
-
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.round(false)
-        .then((r) => this.schedule(r.folded || r.merged ? 0 : this.idleMs))
-        .catch((err) => {
-          this.opts.logger.error({ err }, 'search index folder round failed');
-          this.schedule(this.idleMs * 10);
-        });
-    }, ms);
-  }
-
+export interface IndexFolder {
+  /** Runs rounds in the background until stop(). */
+  start(): void;
+  /** Lets the round under way finish; starts no other. */
+  stop(): Promise<void>;
   /**
    * One round: fold every collection with work once, then at most one merge per collection.
    * `eager` false (the background loop): a collection is folded once it has minBatch pending
@@ -111,46 +70,90 @@ export class IndexFolder {
    * large, cheap batches (a fold's cost is mostly per distinct term) while its pending tail,
    * which searches scan, stays bounded. Tests call round() eagerly.
    */
-  async round(eager = true): Promise<RoundResult> {
+  round(eager?: boolean): Promise<RoundResult>;
+  /** Folds up to batchSize pending documents of the collection into a new segment. */
+  fold(collectionId: string): Promise<{ folded: number; tombstones: number }>;
+  /** Merges the first run of same-level neighbours (see pickMerge); returns 1 when it did. */
+  merge(collectionId: string): Promise<number>;
+}
+
+export function createIndexFolder(opts: FolderOptions): IndexFolder {
+  const { pool, observer } = opts;
+  const batchSize = opts.batchSize ?? 2000;
+  const idleMs = opts.idleMs ?? 100;
+  const minBatch = Math.min(opts.minBatch ?? 1000, batchSize);
+  const maxDelayMs = opts.maxDelayMs ?? 1000;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let stopped = true;
+  let lastCleanup = 0;
+  let lastVacuum = 0;
+  /** when this folder first saw pending work of a collection it has not folded yet */
+  let waitingSince = new Map<string, number>();
+  let deletedSinceVacuum = 0;
+
+  function schedule(ms: number): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = round(false)
+        .then((r) => schedule(r.folded || r.merged ? 0 : idleMs))
+        .catch((err) => {
+          opts.logger.error({ err }, 'search index folder round failed');
+          schedule(idleMs * 10);
+        });
+    }, ms);
+  }
+
+  /** Runs work in a transaction holding the collection's lock; null when another instance has it. */
+  function transaction<T>(
+    lock: 'fold' | 'merge',
+    collectionId: string,
+    work: (tx: pg.PoolClient) => Promise<T>,
+  ): Promise<T | null> {
+    return inTransaction(pool, asIs, async (tx) =>
+      (await tryLock(tx, lock, collectionId)) ? work(tx) : null,
+    );
+  }
+
+  async function round(eager = true): Promise<RoundResult> {
     const result: RoundResult = { folded: 0, tombstones: 0, merged: 0 };
-    const work = await collectionsWithWork(this.opts.pool);
-    this.observer?.lag(work.reduce((n, w) => n + w.pending, 0));
+    const work = await collectionsWithWork(pool);
+    observer?.lag(work.reduce((n, w) => n + w.pending, 0));
     const now = Date.now();
     const waiting = new Map<string, number>();
     for (const { collectionId, pending } of work) {
-      const since = this.waitingSince.get(collectionId) ?? now;
-      if (!eager && pending < this.minBatch && now - since < this.maxDelayMs) {
+      const since = waitingSince.get(collectionId) ?? now;
+      if (!eager && pending < minBatch && now - since < maxDelayMs) {
         waiting.set(collectionId, since);
         continue;
       }
-      const fold = await this.fold(collectionId);
-      result.folded += fold.folded;
-      result.tombstones += fold.tombstones;
-      if (fold.folded) result.merged += await this.merge(collectionId);
+      const done = await fold(collectionId);
+      result.folded += done.folded;
+      result.tombstones += done.tombstones;
+      if (done.folded) result.merged += await merge(collectionId);
     }
-    this.waitingSince = waiting;
-    this.deletedSinceVacuum += result.folded + result.tombstones;
-    if (this.deletedSinceVacuum >= 2_000 && Date.now() - this.lastVacuum > 2_000) {
+    waitingSince = waiting;
+    deletedSinceVacuum += result.folded + result.tombstones;
+    if (deletedSinceVacuum >= 2_000 && Date.now() - lastVacuum > 2_000) {
       // the pending and tombstone rows just folded are dead: make their space reusable now
       // rather than at autovacuum's next visit (up to a minute), so the tables stay small
-      this.deletedSinceVacuum = 0;
-      this.lastVacuum = Date.now();
-      await this.opts.pool.query('VACUUM (SKIP_LOCKED) search_pending, search_tombstones');
+      deletedSinceVacuum = 0;
+      lastVacuum = Date.now();
+      await pool.query('VACUUM (SKIP_LOCKED) search_pending, search_tombstones');
     }
-    if (Date.now() - this.lastCleanup > 5_000) {
-      this.lastCleanup = Date.now();
-      for (const collectionId of await collectionsWithRetired(this.opts.pool)) {
-        await this.transaction('merge', collectionId, (tx) => deleteRetired(tx, collectionId));
+    if (Date.now() - lastCleanup > 5_000) {
+      lastCleanup = Date.now();
+      for (const collectionId of await collectionsWithRetired(pool)) {
+        await transaction('merge', collectionId, (tx) => deleteRetired(tx, collectionId));
       }
     }
     return result;
   }
 
-  /** Folds up to batchSize pending documents of the collection into a new segment. */
-  async fold(collectionId: string): Promise<{ folded: number; tombstones: number }> {
+  async function fold(collectionId: string): Promise<{ folded: number; tombstones: number }> {
     const started = performance.now();
-    const done = await this.transaction('fold', collectionId, async (tx) => {
-      const docs = await claimPending(tx, collectionId, this.batchSize);
+    const done = await transaction('fold', collectionId, async (tx) => {
+      const docs = await claimPending(tx, collectionId, batchSize);
       let folded = 0;
       if (docs.length) {
         const first = await nextDocno(tx, collectionId);
@@ -174,15 +177,14 @@ export class IndexFolder {
       return { folded, tombstones };
     });
     if (done?.folded) {
-      this.observer?.folded(done.folded, (performance.now() - started) / 1000);
+      observer?.folded(done.folded, (performance.now() - started) / 1000);
     }
     return done ?? { folded: 0, tombstones: 0 };
   }
 
-  /** Merges the first run of same-level neighbours (see pickMerge); returns 1 when it did. */
-  async merge(collectionId: string): Promise<number> {
+  async function merge(collectionId: string): Promise<number> {
     const started = performance.now();
-    const merged = await this.transaction('merge', collectionId, async (tx) => {
+    const merged = await transaction('merge', collectionId, async (tx) => {
       const segments = await liveSegments(tx, collectionId);
       const run = pickMerge(segments);
       if (!run) return 0;
@@ -199,7 +201,7 @@ export class IndexFolder {
         if (++n % 2000 === 0) await yieldToEventLoop(); // keep searches flowing on this thread
       }
       const docCount = parts.reduce((s, p) => s + p.docCount, 0);
-      const packed = docCount <= (this.opts.packedMaxDocs ?? PACKED_MAX_DOCS);
+      const packed = docCount <= (opts.packedMaxDocs ?? PACKED_MAX_DOCS);
       const segmentId = await insertSegment(tx, {
         collectionId,
         firstDocno: parts[0]!.firstDocno,
@@ -212,64 +214,25 @@ export class IndexFolder {
       return 1;
     });
     if (merged) {
-      this.observer?.merged((performance.now() - started) / 1000);
+      observer?.merged((performance.now() - started) / 1000);
     }
     return merged ?? 0;
   }
 
-  /** Runs work in a transaction holding the collection's lock; null when another instance has it. */
-  private transaction<T>(
-    lock: 'fold' | 'merge',
-    collectionId: string,
-    work: (tx: pg.PoolClient) => Promise<T>,
-  ): Promise<T | null> {
-    return inTransaction(
-      this.opts.pool,
-      (cause) => (cause instanceof Error ? cause : new Error(String(cause))),
-      async (tx) => ((await tryLock(tx, lock, collectionId)) ? work(tx) : null),
-    );
-  }
-}
-
-/** What the folder reports (to /metrics, directly or from its worker thread). */
-export interface FolderObserver {
-  lag(pendingDocuments: number): void;
-  folded(documents: number, seconds: number): void;
-  merged(seconds: number): void;
-}
-
-/** A FolderObserver that records into the service's Prometheus metrics. */
-export function folderMetrics(metrics: Metrics | undefined): FolderObserver | undefined {
-  if (!metrics) return undefined;
-  const { client, registry } = metrics;
-  const existing = (name: string) => registry.getSingleMetric(name);
-  const lag = (existing('search_fold_lag_documents') ??
-    new client.Gauge({
-      name: 'search_fold_lag_documents',
-      help: 'Committed documents not yet folded into the bitmap index (searched as the pending tail)',
-      registers: [registry],
-    })) as InstanceType<typeof client.Gauge>;
-  const batch = (existing('search_fold_batch_documents') ??
-    new client.Histogram({
-      name: 'search_fold_batch_documents',
-      help: 'Documents folded into one segment',
-      buckets: [1, 10, 50, 100, 250, 500, 1000, 2000],
-      registers: [registry],
-    })) as InstanceType<typeof client.Histogram>;
-  const duration = (existing('search_fold_duration_seconds') ??
-    new client.Histogram({
-      name: 'search_fold_duration_seconds',
-      help: 'Duration of one fold or merge transaction of the bitmap index',
-      labelNames: ['step'],
-      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [registry],
-    })) as InstanceType<typeof client.Histogram<'step'>>;
   return {
-    lag: (n) => lag.set(n),
-    folded: (n, seconds) => {
-      batch.observe(n);
-      duration.observe({ step: 'fold' }, seconds);
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule(0);
     },
-    merged: (seconds) => duration.observe({ step: 'merge' }, seconds),
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await running;
+    },
+    round,
+    fold,
+    merge,
   };
 }

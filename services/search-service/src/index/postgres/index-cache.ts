@@ -15,56 +15,58 @@ type Entry = Buffer | Uint32Array | CollectionView | PackedSegment;
  * any instance shows up as a new key in the next search's snapshot (that is the cross-instance
  * invalidation), and old keys age out.
  */
-export class IndexCache {
-  private readonly lru: LRUCache<string, Entry>;
-
-  constructor(maxBytes: number) {
-    this.lru = new LRUCache<string, Entry>({
-      maxSize: maxBytes,
-      sizeCalculation: (v) => Math.max(1, 'bytes' in v ? v.bytes : v.byteLength + 48),
-    });
-  }
-
-  get bytes(): number {
-    return this.lru.calculatedSize;
-  }
-
-  posting(segmentId: string, kind: string, term: string): Buffer | undefined {
-    return this.lru.get(`p${segmentId}:${kind}${term}`) as Buffer | undefined;
-  }
-
-  setPosting(segmentId: string, kind: string, term: string, data: Buffer | null): void {
-    this.lru.set(`p${segmentId}:${kind}${term}`, data ?? ABSENT);
-  }
-
-  packed(segmentId: string): PackedSegment | undefined {
-    return this.lru.get(`s${segmentId}`) as PackedSegment | undefined;
-  }
-
-  setPacked(segmentId: string, packed: PackedSegment): void {
-    this.lru.set(`s${segmentId}`, packed);
-  }
-
-  deleted(collectionId: string, epoch: string, chunk: number, version: number) {
-    return this.lru.get(`d${collectionId}:${epoch}:${chunk}:${version}`) as Uint32Array | undefined;
-  }
-
+export interface IndexCache {
+  /** bytes held now */
+  readonly bytes: number;
+  posting(segmentId: string, kind: string, term: string): Buffer | undefined;
+  setPosting(segmentId: string, kind: string, term: string, data: Buffer | null): void;
+  packed(segmentId: string): PackedSegment | undefined;
+  setPacked(segmentId: string, packed: PackedSegment): void;
+  deleted(
+    collectionId: string,
+    epoch: string,
+    chunk: number,
+    version: number,
+  ): Uint32Array | undefined;
   setDeleted(
     collectionId: string,
     epoch: string,
     chunk: number,
     version: number,
     bits: Uint32Array,
-  ) {
-    this.lru.set(`d${collectionId}:${epoch}:${chunk}:${version}`, bits);
-  }
-
-  view(collectionId: string, epoch: string): CollectionView | undefined {
-    return this.lru.get(`v${collectionId}:${epoch}`) as CollectionView | undefined;
-  }
-
+  ): void;
+  view(collectionId: string, epoch: string): CollectionView | undefined;
   /** (re)stores a view, also after it grew (its size is counted again) */
-  setView(view: CollectionView): void {
-    this.lru.set(`v${view.collectionId}:${view.epoch}`, view);
-  }
+  setView(view: CollectionView): void;
+}
+
+export function createIndexCache(maxBytes: number): IndexCache {
+  const lru = new LRUCache<string, Entry>({
+    maxSize: maxBytes,
+    sizeCalculation: (v) => Math.max(1, 'bytes' in v ? v.bytes : v.byteLength + 48),
+  });
+  return {
+    get bytes() {
+      return lru.calculatedSize;
+    },
+    posting: (segmentId, kind, term) =>
+      lru.get(`p${segmentId}:${kind}${term}`) as Buffer | undefined,
+    setPosting(segmentId, kind, term, data) {
+      lru.set(`p${segmentId}:${kind}${term}`, data ?? ABSENT);
+    },
+    packed: (segmentId) => lru.get(`s${segmentId}`) as PackedSegment | undefined,
+    setPacked(segmentId, packed) {
+      lru.set(`s${segmentId}`, packed);
+    },
+    deleted: (collectionId, epoch, chunk, version) =>
+      lru.get(`d${collectionId}:${epoch}:${chunk}:${version}`) as Uint32Array | undefined,
+    setDeleted(collectionId, epoch, chunk, version, bits) {
+      lru.set(`d${collectionId}:${epoch}:${chunk}:${version}`, bits);
+    },
+    view: (collectionId, epoch) =>
+      lru.get(`v${collectionId}:${epoch}`) as CollectionView | undefined,
+    setView(view) {
+      lru.set(`v${view.collectionId}:${view.epoch}`, view);
+    },
+  };
 }

@@ -1,9 +1,8 @@
-import type pg from 'pg';
 import type { Queryable } from '@hub/service-kit';
 
 /**
- * The bitmap index's SQL for searches and for changes (the folder's is in fold-store.ts).
- * Tables: migrations/1732500000000_bitmap-index.sql.
+ * The bitmap index's SQL for searches (changes: change-store.ts; folds and merges:
+ * fold-store.ts and merge-store.ts). Tables: migrations/1732500000000_bitmap-index.sql.
  */
 
 /** posting list kinds: a word of any icontents field, a word of the title, a category */
@@ -172,89 +171,4 @@ export function float64Bytes(values: ArrayLike<number>): Buffer {
   const out = Buffer.alloc(values.length * 8);
   for (let i = 0; i < values.length; i++) out.writeDoubleLE(values[i]!, 8 * i);
   return out;
-}
-
-// ------------------------------------------------------------------ changes (write path)
-
-/** Terms travel as one text joined by U+0001, which no term contains (see the analyser). */
-export const TERM_SEPARATOR = '\u0001';
-
-export interface PendingDocument {
-  collectionId: string;
-  regdate: string;
-  categories: number[];
-  titleTerms: string[];
-  terms: string[];
-}
-
-const PENDING_COLUMNS = 'doc_id, collection_id, regdate, categories, title_terms, terms';
-
-function pendingValues(d: PendingDocument, param: (value: unknown) => string): string {
-  return [
-    param(d.collectionId),
-    `${param(d.regdate)}::bigint`,
-    `${param(d.categories)}::int[]`,
-    `string_to_array(${param(d.titleTerms.join(TERM_SEPARATOR))}, E'\\x01')`,
-    `string_to_array(${param(d.terms.join(TERM_SEPARATOR))}, E'\\x01')`,
-  ].join(', ');
-}
-
-/** A new or changed document becomes pending: searchable as soon as its transaction commits. */
-export async function insertPending(
-  tx: Queryable,
-  docId: string,
-  d: PendingDocument,
-): Promise<void> {
-  const values: unknown[] = [docId];
-  const param = (v: unknown) => `$${values.push(v)}`;
-  await tx.query({
-    name: 'bitmap-pending-insert',
-    text: `INSERT INTO search_pending (${PENDING_COLUMNS}) VALUES ($1, ${pendingValues(d, param)})`,
-    values,
-  });
-}
-
-/** insertPending for a document being added in one statement (its row is in CTE `added`). */
-export function pendingFromAdded(param: (value: unknown) => string, d: PendingDocument): string {
-  return `INSERT INTO search_pending (${PENDING_COLUMNS}) SELECT id, ${pendingValues(d, param)} FROM added`;
-}
-
-/** The document leaves the index (its pending row, or its folded number as a tombstone). */
-export async function unindex(tx: Queryable, collectionId: string, docId: string): Promise<void> {
-  await tx.query({
-    name: 'bitmap-unindex',
-    text: 'SELECT search_unindex($1, $2)',
-    values: [collectionId, docId],
-  });
-}
-
-/** Advisory lock keys (two-int form): one folder and one merger per collection at a time. */
-export const FOLD_LOCK = 0x5f01;
-export const MERGE_LOCK = 0x5f02;
-
-/** Everything of the collection's index, after waiting for its folder and merger. */
-export async function dropIndex(tx: pg.PoolClient, collectionId: string): Promise<void> {
-  await tx.query(
-    `SELECT pg_advisory_xact_lock(${FOLD_LOCK}, hashtext($1)),
-            pg_advisory_xact_lock(${MERGE_LOCK}, hashtext($1))`,
-    [collectionId],
-  );
-  await tx.query(
-    `DELETE FROM search_postings WHERE segment_id IN
-       (SELECT id FROM search_segments WHERE collection_id = $1)`,
-    [collectionId],
-  );
-  await tx.query(
-    `DELETE FROM search_docnos n USING documents d WHERE d.collection_id = $1 AND n.doc_id = d.id`,
-    [collectionId],
-  );
-  for (const table of [
-    'search_segments',
-    'search_deleted',
-    'search_tombstones',
-    'search_pending',
-    'search_index_state',
-  ]) {
-    await tx.query(`DELETE FROM ${table} WHERE collection_id = $1`, [collectionId]);
-  }
 }

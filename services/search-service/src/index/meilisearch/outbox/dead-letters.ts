@@ -42,7 +42,10 @@ export async function moveToDeadLetters(
 }
 
 /** Dead letters of documents whose applied version is now as new or newer are moot. */
-export async function forgetSupersededDeadLetters(tx: Queryable, meiliIds: string[]): Promise<void> {
+export async function forgetSupersededDeadLetters(
+  tx: Queryable,
+  meiliIds: string[],
+): Promise<void> {
   if (meiliIds.length === 0) return;
   await tx.query(
     `DELETE FROM search_outbox_dead_letters d

@@ -1,11 +1,5 @@
 import type pg from 'pg';
-import {
-  counterOf,
-  gaugeOf,
-  histogramOf,
-  type Logger,
-  type Metrics,
-} from '@hub/service-kit';
+import { counterOf, gaugeOf, histogramOf, type Logger, type Metrics } from '@hub/service-kit';
 import { countDeadLetters } from './dead-letters';
 import type { Recorded } from './record-outcomes';
 
@@ -31,12 +25,16 @@ export function relayMetrics(metrics: Metrics | undefined, pool: pg.Pool): Relay
         this.set(await read());
       },
     });
-  readAtScrape('search_outbox_pending', 'Search outbox rows not yet applied to the index', async () => {
-    const r = await pool.query<{ n: string }>(
-      `SELECT count(*)::text AS n FROM search_outbox WHERE done_at IS NULL`,
-    );
-    return Number(r.rows[0]!.n);
-  });
+  readAtScrape(
+    'search_outbox_pending',
+    'Search outbox rows not yet applied to the index',
+    async () => {
+      const r = await pool.query<{ n: string }>(
+        `SELECT count(*)::text AS n FROM search_outbox WHERE done_at IS NULL`,
+      );
+      return Number(r.rows[0]!.n);
+    },
+  );
   readAtScrape(
     'search_outbox_lag_seconds',
     'Age of the oldest search outbox row not yet applied (0 when none)',
