@@ -1,11 +1,5 @@
 import { distinctTerms, MAX_TERM_CHARS, normalise, queryTerms, terms } from '../src/index/analyser';
-
-/** A query matches a text when every query term is among the text's terms. */
-function matches(text: string, q: string): boolean {
-  const have = new Set(terms(text));
-  const need = queryTerms(q);
-  return need.length > 0 && need.every((t) => have.has(t));
-}
+import { matches } from './helpers/term-match';
 
 describe('analyser: Hangul', () => {
   test.each([

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { stemmedQuery } from '../analyser';
 import type { DocumentChange, SearchQuery } from '../search-index';
 
 /**
@@ -267,12 +268,14 @@ export interface MeiliSearchRequest {
 /**
  * The search request of a query. matchingStrategy "all": every query word must match (as in the
  * Postgres engine); only doc_id is retrieved, the documents themselves come from Postgres.
+ * Korean words go by their stems (the Postgres engine's particle rules): Meilisearch segments
+ * `경복궁에서` into `경복궁` + `에서` and would require `에서` in the document too.
  */
 export function buildSearchRequest(query: SearchQuery): MeiliSearchRequest {
   const window = pageWindow(query.start, query.len);
   const sort = buildSort(query.sort);
   return {
-    q: query.q,
+    q: stemmedQuery(query.q),
     params: {
       filter: buildFilter(query),
       ...(sort ? { sort } : {}),

@@ -1,7 +1,5 @@
 import type pg from 'pg';
 import { createLogger, gaugeOf, type Logger, type Metrics } from '@hub/service-kit';
-import type { ParsedDoc } from '@hub/contracts';
-import { distinctTerms } from '../analyser';
 import type { AddedDocument, DocumentChange, SearchIndex } from '../search-index';
 import { searchBitmaps } from './bitmap-search';
 import { createIndexFolder, type IndexFolder } from './folder';
@@ -9,13 +7,8 @@ import { folderMetrics } from './folder-metrics';
 import { createFolderThread, folderThreadAvailable, type FolderThread } from './folder-thread';
 import { createIndexCache } from './index-cache';
 import { createReanalysis, type Reanalysis } from './reanalyse';
-import {
-  dropIndex,
-  insertPending,
-  pendingFromAdded,
-  type PendingDocument,
-  unindex,
-} from './change-store';
+import { dropIndex, insertPending, pendingFromAdded, unindex } from './change-store';
+import { pendingTerms } from './pending-terms';
 import { createSnapshotReader } from './snapshot-reader';
 
 export interface PostgresIndexOptions {
@@ -59,17 +52,6 @@ export interface PostgresSearchIndex extends SearchIndex {
   stop(): Promise<void>;
 }
 
-/** What the index keeps of a document until it is folded. */
-function pendingTerms(collectionId: string, doc: ParsedDoc): PendingDocument {
-  return {
-    collectionId,
-    regdate: doc.regdate,
-    categories: doc.categories ?? [],
-    titleTerms: distinctTerms([doc.title]),
-    terms: distinctTerms(Object.values(doc.icontents)),
-  };
-}
-
 export function createPostgresIndex(
   pool: pg.Pool,
   opts: PostgresIndexOptions = {},
@@ -89,7 +71,7 @@ export function createPostgresIndex(
     maxDelayMs: opts.foldMaxDelayMs,
     packedMaxDocs: opts.packedMaxDocs,
   });
-  const reanalysis = createReanalysis({ pool, logger, pendingTerms });
+  const reanalysis = createReanalysis({ pool, logger });
   let thread: FolderThread | null = null;
   if (opts.metrics) {
     gaugeOf(opts.metrics, {

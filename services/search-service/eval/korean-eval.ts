@@ -1,0 +1,89 @@
+import type { AnalyserOptions } from '../src/index/analyser';
+import documents from './korean/documents.json';
+import queries from './korean/queries.json';
+import { createMemoryEngine, type EvalDocument } from './memory-engine';
+import { ndcgAt, precisionAt, recallAt } from './metrics';
+
+/**
+ * The Korean evaluation set (eval/korean/*.json, judged by hand: see eval/README.md) run
+ * through the Postgres engine's analyser and ranking, with today's analyser and with the
+ * bigram-only baseline of version 1.
+ */
+
+export const CUTOFF = 10;
+
+export type Category = 'particle' | 'spacing' | 'compound' | 'mixed' | 'plain';
+export const CATEGORIES: readonly Category[] = [
+  'particle',
+  'spacing',
+  'compound',
+  'mixed',
+  'plain',
+];
+
+export interface EvalQuery {
+  q: string;
+  category: Category;
+  /** ids of the documents judged relevant */
+  relevant: string[];
+  /** why a judgement may surprise */
+  note?: string;
+}
+
+export const EVAL_DOCUMENTS: readonly EvalDocument[] = documents;
+export const EVAL_QUERIES: readonly EvalQuery[] = queries as EvalQuery[];
+
+export const ANALYSERS = {
+  bigram: { bigramOnly: true },
+  particles: {},
+} satisfies Record<string, AnalyserOptions>;
+export type AnalyserName = keyof typeof ANALYSERS;
+
+export interface QueryOutcome {
+  query: EvalQuery;
+  /** ids returned, first CUTOFF */
+  returned: string[];
+  recall: number;
+  precision: number;
+  ndcg: number;
+}
+
+export interface Scores {
+  queries: number;
+  recall: number;
+  precision: number;
+  ndcg: number;
+}
+
+/** Every query of the set run with one analyser. */
+export function runEval(analyser: AnalyserName): QueryOutcome[] {
+  const engine = createMemoryEngine(EVAL_DOCUMENTS, ANALYSERS[analyser]);
+  return EVAL_QUERIES.map((query) => {
+    const returned = engine.search(query.q, CUTOFF);
+    const relevant = new Set(query.relevant);
+    return {
+      query,
+      returned,
+      recall: recallAt(CUTOFF, returned, relevant),
+      precision: precisionAt(CUTOFF, returned, relevant),
+      ndcg: ndcgAt(CUTOFF, returned, relevant),
+    };
+  });
+}
+
+/** Mean scores per category and over all queries (key 'all'). */
+export function summarise(outcomes: readonly QueryOutcome[]): Map<Category | 'all', Scores> {
+  const out = new Map<Category | 'all', Scores>();
+  for (const key of [...CATEGORIES, 'all'] as const) {
+    const of = outcomes.filter((o) => key === 'all' || o.query.category === key);
+    const mean = (pick: (o: QueryOutcome) => number) =>
+      of.length === 0 ? 0 : of.reduce((sum, o) => sum + pick(o), 0) / of.length;
+    out.set(key, {
+      queries: of.length,
+      recall: mean((o) => o.recall),
+      precision: mean((o) => o.precision),
+      ndcg: mean((o) => o.ndcg),
+    });
+  }
+  return out;
+}
