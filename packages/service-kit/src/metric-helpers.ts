@@ -1,30 +1,32 @@
 import client from 'prom-client';
 import type { Metrics } from './metrics';
 
+type MetricClass<M, C> = new (config: C) => M;
+
 /**
- * Metrics registered once per registry: a second component on the same registry (two relays,
+ * A metric registered once per registry: a second component on the same registry (two relays,
  * two apps in one test process) gets the metric the first one made instead of an error.
  */
-export function counterOf<L extends string = string>(
+function metricOf<M, C extends { name: string }>(
+  kind: MetricClass<M, C & { registers: client.Registry[] }>,
+  metrics: Metrics,
+  config: C,
+): M {
+  return (metrics.registry.getSingleMetric(config.name) ??
+    new kind({ ...config, registers: [metrics.registry] })) as M;
+}
+
+export const counterOf = <L extends string = string>(
   metrics: Metrics,
   config: Omit<client.CounterConfiguration<L>, 'registers'>,
-): client.Counter<L> {
-  return (metrics.registry.getSingleMetric(config.name) ??
-    new client.Counter<L>({ ...config, registers: [metrics.registry] })) as client.Counter<L>;
-}
+): client.Counter<L> => metricOf(client.Counter<L>, metrics, config);
 
-export function gaugeOf<L extends string = string>(
+export const gaugeOf = <L extends string = string>(
   metrics: Metrics,
   config: Omit<client.GaugeConfiguration<L>, 'registers'>,
-): client.Gauge<L> {
-  return (metrics.registry.getSingleMetric(config.name) ??
-    new client.Gauge<L>({ ...config, registers: [metrics.registry] })) as client.Gauge<L>;
-}
+): client.Gauge<L> => metricOf(client.Gauge<L>, metrics, config);
 
-export function histogramOf<L extends string = string>(
+export const histogramOf = <L extends string = string>(
   metrics: Metrics,
   config: Omit<client.HistogramConfiguration<L>, 'registers'>,
-): client.Histogram<L> {
-  return (metrics.registry.getSingleMetric(config.name) ??
-    new client.Histogram<L>({ ...config, registers: [metrics.registry] })) as client.Histogram<L>;
-}
+): client.Histogram<L> => metricOf(client.Histogram<L>, metrics, config);

@@ -93,3 +93,16 @@ export function importCycles(srcDir: string): string[] {
   for (const node of next.keys()) if (!state.has(node)) visit(node);
   return cycles;
 }
+
+/**
+ * The two tests of a service's layering, named after the rules they check: no import runs up
+ * or sideways across `layers`, and no import cycle between modules of `srcDir`.
+ */
+export function describeLayering(srcDir: string, layers: Layers): void {
+  test('No import in src runs up or sideways across the layers', () => {
+    expect(layerViolations(srcDir, layers)).toEqual([]);
+  });
+  test('No two modules in src import each other, directly or around a cycle', () => {
+    expect(importCycles(srcDir)).toEqual([]);
+  });
+}

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { importCycles, layerViolations } from '@hub/testing';
+import { describeLayering } from '@hub/testing';
 
 /** The feed-service's layers, top to bottom (the README's "Layout" draws the same picture). */
 const LAYERS = [
@@ -11,12 +11,4 @@ const LAYERS = [
   ['store'],
   ['config', 'migrations'],
 ];
-const SRC = path.join(__dirname, '..', 'src');
-
-test('No import in src runs up or sideways across the layers', () => {
-  expect(layerViolations(SRC, LAYERS)).toEqual([]);
-});
-
-test('No two modules in src import each other, directly or around a cycle', () => {
-  expect(importCycles(SRC)).toEqual([]);
-});
+describeLayering(path.join(__dirname, '..', 'src'), LAYERS);

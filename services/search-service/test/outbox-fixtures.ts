@@ -1,35 +1,19 @@
-import path from 'node:path';
 import type pg from 'pg';
 import { parseDoc } from '@hub/contracts';
-import { createLogger } from '@hub/service-kit';
-import { createTestDatabase, type TestDatabase } from '@hub/testing';
+import { asIs, createLogger, inTransaction } from '@hub/service-kit';
+import type { TestDatabase } from '@hub/testing';
 import type { DocumentChange } from '../src/index/search-index';
-
-export const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
+import { createSearchTestDatabase } from './helpers/harness';
 
 export function testDatabase(): Promise<TestDatabase> {
-  return createTestDatabase({
-    migrationsDir: MIGRATIONS_DIR,
-    migrationsTable: 'search_migrations',
-    poolSize: 20,
-  });
+  return createSearchTestDatabase(20);
 }
 
 export const silentLogger = createLogger('search-service-test', 'silent');
 
-export async function withTx<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
-  const tx = await pool.connect();
-  try {
-    await tx.query('BEGIN');
-    const out = await fn(tx);
-    await tx.query('COMMIT');
-    return out;
-  } catch (err) {
-    await tx.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    tx.release();
-  }
+/** `fn` in one committed transaction (what a write of the service does around recordChange). */
+export function withTx<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
+  return inTransaction(pool, asIs, fn);
 }
 
 export interface ChangeSpec {
@@ -54,24 +38,20 @@ export function upsert(spec: ChangeSpec): DocumentChange {
   if (spec.categories) fields.categories = spec.categories;
   const parsed = parseDoc(JSON.stringify(fields));
   if (!parsed.ok) throw new Error(parsed.error.text);
-  return {
-    op: 'upsert',
-    collectionId: spec.collectionId ?? 'abcd1234',
-    dockey: spec.dockey,
-    docId: String(spec.docId),
-    version: String(spec.version),
-    doc: parsed.value,
-  };
+  return { ...identity(spec), op: 'upsert', doc: parsed.value };
 }
 
 export function remove(spec: ChangeSpec): DocumentChange {
+  return { ...identity(spec), op: 'delete', doc: null };
+}
+
+/** Which document and version a change is about (collection abcd1234 unless given). */
+function identity(spec: ChangeSpec) {
   return {
-    op: 'delete',
     collectionId: spec.collectionId ?? 'abcd1234',
     dockey: spec.dockey,
     docId: String(spec.docId),
     version: String(spec.version),
-    doc: null,
   };
 }
 

@@ -6,6 +6,7 @@ import {
 } from '../src/index/meilisearch/meilisearch-index';
 import { meiliDocumentId } from '../src/index/meilisearch/mapping';
 import { createOutboxRelay } from '../src/index/meilisearch/outbox/relay';
+import type { DocumentChange } from '../src/index/search-index';
 import { startMeiliStub, type MeiliStub } from './meili-stub';
 import { remove, silentLogger, testDatabase, upsert, waitFor, withTx } from './outbox-fixtures';
 
@@ -28,6 +29,12 @@ function makeEngine(
     relay: { baseBackoffMs: 50, maxBackoffMs: 200, pollIntervalMs: 200 },
     ...over,
   });
+}
+
+/** One change recorded in its own transaction, then sent and confirmed. */
+async function recordSettled(change: DocumentChange): Promise<void> {
+  await withTx(db.pool, (tx) => engine.recordChange(tx, change));
+  await engine.settle();
 }
 
 async function outbox() {
@@ -108,37 +115,19 @@ describe('recordChange', () => {
   });
 
   test('When a document is deleted and added again, the re-added one (new documents.id, version 1) wins', async () => {
-    await withTx(db.pool, (tx) =>
-      engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 5 })),
-    );
-    await engine.settle();
-    await withTx(db.pool, (tx) =>
-      engine.recordChange(tx, remove({ dockey: 'a', docId: 1, version: 6 })),
-    );
-    await engine.settle();
+    await recordSettled(upsert({ dockey: 'a', docId: 1, version: 5 }));
+    await recordSettled(remove({ dockey: 'a', docId: 1, version: 6 }));
     expect(stub.documents().has(id('a'))).toBe(false);
-    await withTx(db.pool, (tx) =>
-      engine.recordChange(tx, upsert({ dockey: 'a', docId: 2, version: 1 })),
-    );
-    await engine.settle();
+    await recordSettled(upsert({ dockey: 'a', docId: 2, version: 1 }));
     expect(stub.documents().get(id('a'))).toMatchObject({ doc_id: '2', version: '1' });
   });
 
   test('When a delete carries the version of the last upsert (as the store sends it), the document goes', async () => {
-    await withTx(db.pool, (tx) =>
-      engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 4 })),
-    );
-    await engine.settle();
-    await withTx(db.pool, (tx) =>
-      engine.recordChange(tx, remove({ dockey: 'a', docId: 1, version: 4 })),
-    );
-    await engine.settle();
+    await recordSettled(upsert({ dockey: 'a', docId: 1, version: 4 }));
+    await recordSettled(remove({ dockey: 'a', docId: 1, version: 4 }));
     expect(stub.documents().has(id('a'))).toBe(false);
     // a late copy of the upsert cannot bring it back
-    await withTx(db.pool, (tx) =>
-      engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 4 })),
-    );
-    await engine.settle();
+    await recordSettled(upsert({ dockey: 'a', docId: 1, version: 4 }));
     expect(stub.documents().has(id('a'))).toBe(false);
   });
 
@@ -156,10 +145,7 @@ describe('recordChange', () => {
     );
     await withTx(db.pool, (tx) => engine.dropCollection!(tx, 'abcd1234'));
     // a collection created again with the same id waits behind the drop
-    await withTx(db.pool, (tx) =>
-      engine.recordChange(tx, upsert({ dockey: 'c', docId: 3, version: 1 })),
-    );
-    await engine.settle();
+    await recordSettled(upsert({ dockey: 'c', docId: 3, version: 1 }));
     expect([...stub.documents().keys()].sort()).toEqual([id('c'), id('z', 'other123')].sort());
     expect(stub.history.map(([i]) => i)).not.toContain(id('b'));
   });
@@ -314,14 +300,8 @@ describe('transactions', () => {
 
 describe('ordering', () => {
   test('When an older change arrives after a newer one was applied, it is not sent', async () => {
-    await withTx(db.pool, (tx) =>
-      engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 3 })),
-    );
-    await engine.settle();
-    await withTx(db.pool, (tx) =>
-      engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 2 })),
-    );
-    await engine.settle();
+    await recordSettled(upsert({ dockey: 'a', docId: 1, version: 3 }));
+    await recordSettled(upsert({ dockey: 'a', docId: 1, version: 2 }));
     expect(stub.history).toEqual([[id('a'), '3']]);
     expect(stub.documents().get(id('a'))).toMatchObject({ version: '3' });
   });

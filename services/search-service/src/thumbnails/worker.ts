@@ -73,11 +73,14 @@ export interface ThumbnailWorker {
  * document is unaffected).
  */
 export function createThumbnailWorker(opts: ThumbnailWorkerOptions): ThumbnailWorker {
-  const { pool, logger } = opts;
-  const fetchTimeoutMs = opts.fetchTimeoutMs ?? 10_000;
-  const maxAttempts = opts.maxAttempts ?? 4;
-  const baseBackoff = opts.baseBackoffMs ?? 2000;
-  const concurrency = opts.concurrency ?? 2;
+  const {
+    pool,
+    logger,
+    fetchTimeoutMs = 10_000,
+    maxAttempts = 4,
+    baseBackoffMs = 2000,
+    concurrency = 2,
+  } = opts;
   // a claimed job is the worker's until the lease ends; a dead worker's job comes back then
   const leaseMs = fetchTimeoutMs + 60_000;
   const outcomes = opts.metrics
@@ -118,7 +121,12 @@ export function createThumbnailWorker(opts: ThumbnailWorkerOptions): ThumbnailWo
       outcomes?.inc({ outcome: 'failed' });
       logger.warn(log, 'thumbnail not made; original given up (document unaffected)');
     } else {
-      await retryJobLater(pool, job, backoffMs(job.attempts, baseBackoff, 60_000), errorText(err));
+      await retryJobLater(
+        pool,
+        job,
+        backoffMs(job.attempts, baseBackoffMs, 60_000),
+        errorText(err),
+      );
       outcomes?.inc({ outcome: 'retry' });
       logger.info(log, 'thumbnail original failed; will retry');
     }
