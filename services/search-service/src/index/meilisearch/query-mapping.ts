@@ -1,0 +1,138 @@
+import { stemmedQuery } from '../analyser';
+import type { SearchQuery } from '../search-index';
+import { INTEGER_TEXT } from './document-mapping';
+
+/** Pure: a search query as a Meilisearch search request (filter, sort, page), and its answer. */
+
+/** A string literal of the filter syntax: double quotes, `"` and `\` escaped. */
+export function filterString(s: string): string {
+  return `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+}
+
+function integerList(values: number[]): string {
+  for (const v of values) {
+    if (!Number.isSafeInteger(v) || v < 0) throw new Error(`invalid category ${v}`);
+  }
+  return `[${values.join(', ')}]`;
+}
+
+function unixTime(text: string): string {
+  // passed on as its exact digits; values up to 253402300799 are exact in Meilisearch's f64
+  if (!INTEGER_TEXT.test(text)) throw new Error(`invalid unix time ${text}`);
+  return text;
+}
+
+/**
+ * The filter of a query (array = AND): the collection always, then ca (any of), ex_ca
+ * (none of; documents without categories pass), startdate/enddate (inclusive). An empty ca
+ * matches nothing (see matchesNothing); an empty ex_ca excludes nothing.
+ */
+export function buildFilter(query: SearchQuery): string[] {
+  const filter = [`collection_id = ${filterString(query.collectionId)}`];
+  if (query.ca && query.ca.length > 0) filter.push(`categories IN ${integerList(query.ca)}`);
+  if (query.exCa && query.exCa.length > 0)
+    filter.push(`NOT categories IN ${integerList(query.exCa)}`);
+  if (query.startdate !== null) filter.push(`score_regdate >= ${unixTime(query.startdate)}`);
+  if (query.enddate !== null) filter.push(`score_regdate <= ${unixTime(query.enddate)}`);
+  return filter;
+}
+
+/** sort=1 → newest first (ties: newest documents.id); sort=0 → relevance (no sort parameter). */
+export function buildSort(sort: 0 | 1): string[] | undefined {
+  return sort === 1 ? ['score_regdate:desc', 'doc_seq:desc'] : undefined;
+}
+
+const WORD = /[\p{L}\p{M}\p{N}]/u;
+
+/**
+ * A query that matches nothing, answered without asking Meilisearch (which would treat an empty
+ * q as "every document"): q without any word (as the Postgres engine), or an empty ca list.
+ */
+export function matchesNothing(query: SearchQuery): boolean {
+  return !WORD.test(query.q) || (query.ca !== null && query.ca.length === 0);
+}
+
+export interface PageWindow {
+  /** Meilisearch page (1-based) */
+  page: number;
+  hitsPerPage: number;
+  /** hits of that page to drop before the requested ones */
+  skip: number;
+}
+
+/**
+ * The one Meilisearch page that covers hits [start, start + len). Page mode (page/hitsPerPage)
+ * is used because only it returns an exact `totalHits`; offset/limit only estimates. The
+ * smallest hitsPerPage ≥ len whose page boundaries do not split the range is chosen, e.g.
+ * start 15, len 10 → hitsPerPage 13, page 2 (hits 13..25), skip 2. Worst case for the
+ * allowed range (start ≤ 990, len 10..100) is start 99, len 100: one page of 199 ids (2.3 × len
+ * at most), a negligible price for an exact count in one request.
+ */
+export function pageWindow(start: number, len: number): PageWindow {
+  if (!Number.isInteger(start) || start < 0) throw new Error(`invalid start ${start}`);
+  if (!Number.isInteger(len) || len < 1) throw new Error(`invalid len ${len}`);
+  const last = start + len - 1;
+  for (let size = len; ; size++) {
+    const first = Math.floor(start / size);
+    if (first === Math.floor(last / size)) {
+      return { page: first + 1, hitsPerPage: size, skip: start - first * size };
+    }
+  }
+}
+
+export interface MeiliSearchRequest {
+  q: string;
+  params: {
+    filter: string[];
+    sort?: string[];
+    page: number;
+    hitsPerPage: number;
+    attributesToRetrieve: string[];
+    matchingStrategy: 'all';
+    locales: string[];
+  };
+  /** hits of the returned page to drop, then take `take` */
+  skip: number;
+  take: number;
+}
+
+/**
+ * The search request of a query. matchingStrategy "all": every query word must match (as in the
+ * Postgres engine); only doc_id is retrieved, the documents themselves come from Postgres.
+ * Korean words go by their stems (the Postgres engine's particle rules): Meilisearch segments
+ * `경복궁에서` into `경복궁` + `에서` and would require `에서` in the document too.
+ */
+export function buildSearchRequest(query: SearchQuery): MeiliSearchRequest {
+  const window = pageWindow(query.start, query.len);
+  const sort = buildSort(query.sort);
+  return {
+    q: stemmedQuery(query.q),
+    params: {
+      filter: buildFilter(query),
+      ...(sort ? { sort } : {}),
+      page: window.page,
+      hitsPerPage: window.hitsPerPage,
+      attributesToRetrieve: ['doc_id'],
+      matchingStrategy: 'all',
+      locales: ['kor', 'eng'],
+    },
+    skip: window.skip,
+    take: query.len,
+  };
+}
+
+/** Search response → the requested slice of documents.id and the exact count. */
+export function readSearchResponse(
+  request: MeiliSearchRequest,
+  response: { hits: Array<Record<string, unknown>>; totalHits?: number },
+): { numfound: number; docIds: string[] } {
+  if (typeof response.totalHits !== 'number')
+    throw new Error('Meilisearch answered without totalHits');
+  const docIds = response.hits.slice(request.skip, request.skip + request.take).map((hit) => {
+    const id = hit.doc_id;
+    if (typeof id !== 'string' || !INTEGER_TEXT.test(id))
+      throw new Error('Meilisearch hit without doc_id');
+    return id;
+  });
+  return { numfound: response.totalHits, docIds };
+}
