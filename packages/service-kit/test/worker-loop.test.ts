@@ -1,20 +1,8 @@
-import { Writable } from 'node:stream';
 import { backoffMs } from '../src/worker/backoff';
 import { createWorkerLoop, drainWork } from '../src/worker/worker-loop';
-import { createLogger } from '../src/logger';
+import { captureLogs } from './capture-logs';
 
-/** A logger whose JSON lines are kept in `lines`. */
-function capture() {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l));
-      done();
-    },
-  });
-  return { logger: createLogger('test', 'debug', stream), lines };
-}
-
+const capture = () => captureLogs('test', 'debug');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('worker loop', () => {

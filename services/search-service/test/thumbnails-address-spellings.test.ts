@@ -1,5 +1,6 @@
 import dns from 'node:dns';
 import { fetchImage, ImageFetchError, isPublicAddress } from '../src/thumbnails/fetch-image';
+import { rejectionOf } from './helpers/rejection';
 import { startImageServer, type ImageServer } from './thumbnails-image-server';
 
 /**
@@ -15,15 +16,7 @@ beforeAll(async () => {
 afterAll(() => images.close());
 afterEach(() => jest.restoreAllMocks());
 
-async function fetchError(p: Promise<unknown>): Promise<ImageFetchError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ImageFetchError);
-    return err as ImageFetchError;
-  }
-  throw new Error('expected the fetch to fail');
-}
+const fetchError = (p: Promise<unknown>) => rejectionOf(p, ImageFetchError);
 
 function hits(): number {
   return [...images.hits.values()].reduce((a, b) => a + b, 0);

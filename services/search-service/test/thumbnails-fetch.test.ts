@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { fetchImage, ImageFetchError, isPublicAddress } from '../src/thumbnails/fetch-image';
+import { rejectionOf } from './helpers/rejection';
 import { makeThumbnail, parseThumbnailBox } from '../src/thumbnails/resize';
 import { startImageServer, type ImageServer } from './thumbnails-image-server';
 
@@ -13,15 +14,7 @@ const open = { allowPrivateNetworks: true, timeoutMs: 1000, maxBytes: 1024 * 102
 // pretends 127.0.0.1 is a public address, so that redirects onward can be judged by the real rule
 const only127001 = (a: string) => a === '127.0.0.1' || isPublicAddress(a);
 
-async function fetchError(p: Promise<unknown>): Promise<ImageFetchError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ImageFetchError);
-    return err as ImageFetchError;
-  }
-  throw new Error('expected the fetch to fail');
-}
+const fetchError = (p: Promise<unknown>) => rejectionOf(p, ImageFetchError);
 
 describe('address policy', () => {
   test.each([
