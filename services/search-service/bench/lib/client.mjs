@@ -1,0 +1,60 @@
+// The load generator's HTTP client of the service: keep-alive requests, the admin API's
+// collections, searches.
+import http from 'node:http';
+import { URLSearchParams } from 'node:url';
+import { CONCURRENCY, DOCS } from './settings.mjs';
+
+export function createClient({ port, token }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY * 4 });
+  /** resolves with { status, body (a Buffer) } */
+  const send = (method, pathAndQuery, body, headers = {}) =>
+    new Promise((resolve, reject) => {
+      const h = body
+        ? {
+            'Content-Type': headers['Content-Type'] ?? 'application/x-www-form-urlencoded',
+            'Content-Length': Buffer.byteLength(body),
+            ...headers,
+          }
+        : headers;
+      const req = http.request(
+        { host: '127.0.0.1', port, method, path: pathAndQuery, agent, headers: h },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks) }));
+        },
+      );
+      req.on('error', reject);
+      if (body) req.write(body);
+      req.end();
+    });
+  const adminHeaders = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+
+  /** the search of query kind k (query-kinds.mjs) in collection c */
+  const searchPath = (c, k) =>
+    `/v2/${c.cid}/search/json?${new URLSearchParams({ apikey: c.apikey, ...Object.fromEntries(Object.entries(k.params).map(([a, b]) => [a, String(b)])) })}`;
+
+  return {
+    send,
+    searchPath,
+    /** a new collection (admin API): { cid, apikey } */
+    async newCollection() {
+      const res = await send(
+        'POST',
+        '/admin/collections',
+        JSON.stringify({ max_documents: DOCS * 3, max_api_calls: 1e12 }),
+        adminHeaders,
+      );
+      if (res.status !== 201) throw new Error(`create collection: ${res.status} ${res.body}`);
+      const { collection_id: cid, apikey } = JSON.parse(res.body);
+      return { cid, apikey };
+    },
+    deleteCollection: (c) => send('DELETE', `/admin/collections/${c.cid}`, undefined, adminHeaders),
+    async search(c, k) {
+      const res = await send('GET', searchPath(c, k));
+      if (res.status !== 200) throw new Error(`${k.kind}: ${res.status} ${res.body}`);
+      return res;
+    },
+    close: () => agent.destroy(),
+  };
+}

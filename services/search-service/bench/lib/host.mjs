@@ -1,0 +1,72 @@
+// The main thread's side: the service as main.ts composes it, on a free port, and the answers
+// to the load generator's questions (stalls, VACUUM, a second instance's start-up).
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
+import { createStallMonitor } from './stalls.mjs';
+import { entryFile, say } from './settings.mjs';
+
+/**
+ * startInstance(): one service instance as main.ts composes it (composeService of the built
+ * compose.js, kit: @hub/service-kit): pool, engine (with its folder), thumbnails, app.
+ */
+export function instanceStarter({ composeService, kit, databaseUrl, config, logger }) {
+  return async function startInstance() {
+    const pool = kit.createPool(databaseUrl, config.databasePoolSize);
+    const metrics = kit.createMetrics('search-service');
+    const service = composeService({ config, pool, logger, metrics });
+    service.start();
+    const server = http.createServer(service.app);
+    server.keepAliveTimeout = 65_000;
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      port: server.address().port,
+      async stop() {
+        await new Promise((resolve) => server.close(resolve));
+        server.closeAllConnections?.();
+        await service.stop();
+        await pool.end();
+      },
+    };
+  };
+}
+
+/**
+ * Runs the load generator (the entry point in a worker thread) and answers it; resolves when
+ * it has exited with code 0.
+ */
+export async function runLoadGenerator({ workerData, sql, startInstance }) {
+  const worker = new Worker(entryFile, { workerData });
+  const done = new Promise((resolve, reject) => {
+    worker.on('error', reject);
+    worker.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`load generator exit ${code}`)),
+    );
+  });
+  const stalls = createStallMonitor();
+  worker.on('message', async (m) => {
+    if (m.say) say(m.say);
+    if (m.ask === 'stalls-start') {
+      await stalls.start();
+      worker.postMessage('started');
+    } else if (m.ask === 'stalls-stop') {
+      worker.postMessage(await stalls.stop());
+    }
+    if (m.ask === 'vacuum') {
+      await sql.query('VACUUM (ANALYZE)');
+      await sql.query('CHECKPOINT');
+      worker.postMessage('done');
+    } else if (m.ask?.startInstance) {
+      const t0 = performance.now();
+      const second = await startInstance();
+      const listenMs = performance.now() - t0;
+      const res = await fetch(`http://127.0.0.1:${second.port}${m.ask.path}`);
+      await res.text();
+      const firstSearchMs = performance.now() - t0;
+      await second.stop();
+      worker.postMessage({ listenMs, firstSearchMs });
+    }
+  });
+  await done;
+  stalls.close();
+}

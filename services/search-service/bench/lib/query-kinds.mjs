@@ -1,0 +1,73 @@
+// The query kinds: words chosen by document frequency in the generated corpus (data.mjs), and
+// each kind's numfound counted by brute force, to check the service's answers against.
+import { df, NOW } from '../data.mjs';
+import { DOCS } from './settings.mjs';
+
+/** [{ kind, params }]: call after the documents were made (df counts them). */
+export function chooseQueryKinds() {
+  const byDf = (stats) => [...stats.entries()].sort((a, b) => b[1] - a[1]);
+  const ko = byDf(df.ko);
+  const en = byDf(df.en);
+  const closest = (list, share) =>
+    list.reduce((best, e) =>
+      Math.abs(e[1] - share * DOCS) < Math.abs(best[1] - share * DOCS) ? e : best,
+    )[0];
+  const common = ko[0][0];
+  const mid = closest(ko, 0.38);
+  const month = { startdate: NOW - 60 * 86_400, enddate: NOW - 30 * 86_400 };
+  const longQuery = (word) => {
+    let q = word;
+    while (Buffer.byteLength(`${q} 가나`) <= 1024) q += ' 가나';
+    return q;
+  };
+  const particle = ko.find(([w]) => w.length >= 3)[0];
+  return [
+    { kind: 'common word (ko)', params: { q: common } },
+    { kind: 'mid word (ko)', params: { q: mid } },
+    { kind: 'rare word (ko)', params: { q: closest(ko, 0.0005) } },
+    { kind: 'common word (en)', params: { q: closest(en, 0.2) } },
+    { kind: 'two words', params: { q: `${closest(ko, 0.03)} ${closest(ko, 0.02)}` } },
+    { kind: 'word + particle', params: { q: `${particle}에서` } },
+    { kind: 'common + ca', params: { q: common, ca: '3,7' } },
+    { kind: 'common + ex_ca 5', params: { q: closest(en, 0.2), ex_ca: '1,2,3,4,5' } },
+    { kind: 'common + ex_ca 10', params: { q: common, ex_ca: '1,2,3,4,5,6,7,8,9,10' } },
+    { kind: 'common, one month', params: { q: common, ...month } },
+    { kind: 'common, since', params: { q: common, startdate: NOW - 400 * 86_400 } },
+    { kind: 'common, sort=1', params: { q: common, sort: 1 } },
+    { kind: 'common, start=990', params: { q: common, start: 990 } },
+    { kind: 'sort=1, start=990', params: { q: mid, sort: 1, start: 990 } },
+    { kind: 'mid, len=100', params: { q: mid, len: 100 } },
+    { kind: 'punctuation only', params: { q: '!!! ... ???' } },
+    { kind: '1,024-byte q', params: { q: longQuery(common) } },
+  ];
+}
+
+/**
+ * Sets each kind's `expected` numfound over corpus, with the service's analyser
+ * ({ distinctTerms, queryTerms } of the built index/analyser.js).
+ */
+export function countExpected(kinds, corpus, { distinctTerms, queryTerms }) {
+  const plans = kinds.map((k) => ({
+    terms: queryTerms(k.params.q),
+    ca: k.params.ca?.split(',').map(Number),
+    exCa: k.params.ex_ca?.split(',').map(Number),
+    from: k.params.startdate,
+    to: k.params.enddate,
+  }));
+  for (const k of kinds) k.expected = 0;
+  for (const d of corpus) {
+    const doc = JSON.parse(d.doc);
+    const terms = new Set(distinctTerms([doc.icontents_title, doc.icontents_body]));
+    plans.forEach((p, i) => {
+      if (
+        p.terms.length > 0 &&
+        p.terms.every((t) => terms.has(t)) &&
+        (!p.ca || doc.categories.some((c) => p.ca.includes(c))) &&
+        (!p.exCa || !doc.categories.some((c) => p.exCa.includes(c))) &&
+        (p.from === undefined || doc.score_regdate >= p.from) &&
+        (p.to === undefined || doc.score_regdate <= p.to)
+      )
+        kinds[i].expected++;
+    });
+  }
+}

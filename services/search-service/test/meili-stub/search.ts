@@ -1,0 +1,108 @@
+import { apiError, type Answer, type Doc, type Index } from './api';
+
+/**
+ * Reading an index as Meilisearch would: the filters the engine sends, a naive search (every
+ * query word must occur in one of the text fields) with its sort and page/hitsPerPage, and
+ * documents/fetch.
+ */
+
+export function parseFilter(filter: unknown): Array<(d: Doc) => boolean> {
+  const parts = Array.isArray(filter) ? filter : filter ? [filter] : [];
+  return parts.map((p: string) => {
+    let m = /^collection_id = "(.*)"$/.exec(p);
+    if (m) return (d: Doc) => d.collection_id === m![1];
+    m = /^(NOT )?categories IN \[([0-9, ]*)\]$/.exec(p);
+    if (m) {
+      const not = !!m[1];
+      const set = m[2]!
+        .split(',')
+        .filter((s) => s.trim() !== '')
+        .map(Number);
+      return (d: Doc) => ((d.categories as number[]) ?? []).some((c) => set.includes(c)) !== not;
+    }
+    m = /^score_regdate (>=|<=) ([0-9]+)$/.exec(p);
+    if (m) {
+      const n = Number(m[2]);
+      return m[1] === '>='
+        ? (d: Doc) => (d.score_regdate as number) >= n
+        : (d: Doc) => (d.score_regdate as number) <= n;
+    }
+    throw new Error(`stub cannot parse filter ${p}`);
+  });
+}
+
+function words(value: unknown): string[] {
+  if (typeof value === 'string') return [value.toLowerCase()];
+  if (value && typeof value === 'object') return Object.values(value).flatMap(words);
+  return [];
+}
+
+export function naiveSearch(
+  uid: string,
+  i: Index | undefined,
+  body: Record<string, unknown>,
+): Answer {
+  if (!i) return { status: 404, body: apiError('index_not_found', `Index \`${uid}\` not found.`) };
+  const filters = parseFilter(body.filter);
+  const terms = String(body.q ?? '')
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((t) => t !== '');
+  let hits = [...i.docs.values()].filter(
+    (d) =>
+      filters.every((f) => f(d)) && terms.every((t) => words(d.text).some((w) => w.includes(t))),
+  );
+  // like the engine's ranking rules: (sort=0: every word in the title first), then newest
+  // score_regdate, then newest doc_seq
+  const sort = body.sort as string[] | undefined;
+  const inTitle = (d: Doc) =>
+    terms.every((t) => words((d.text as { title: string }).title).some((w) => w.includes(t)))
+      ? 0
+      : 1;
+  hits = hits.sort(
+    (a, b) =>
+      (sort ? 0 : inTitle(a) - inTitle(b)) ||
+      (b.score_regdate as number) - (a.score_regdate as number) ||
+      ((b.doc_seq as number) ?? 0) - ((a.doc_seq as number) ?? 0),
+  );
+  const maxTotalHits = (i.settings.pagination as { maxTotalHits: number }).maxTotalHits;
+  hits = hits.slice(0, maxTotalHits);
+  const hitsPerPage = Number(body.hitsPerPage ?? 20);
+  const page = Number(body.page ?? 1);
+  const retrieve = body.attributesToRetrieve as string[] | undefined;
+  const pageHits = hits.slice((page - 1) * hitsPerPage, page * hitsPerPage).map((d) => {
+    if (!retrieve) return d;
+    return Object.fromEntries(retrieve.map((k) => [k, d[k]]));
+  });
+  return {
+    status: 200,
+    body: {
+      hits: pageHits,
+      query: body.q,
+      processingTimeMs: 0,
+      hitsPerPage,
+      page,
+      totalPages: Math.ceil(hits.length / hitsPerPage),
+      totalHits: hits.length,
+    },
+  };
+}
+
+/** POST /indexes/:uid/documents/fetch */
+export function fetchDocuments(i: Index | undefined, request: unknown): Answer {
+  if (!i) return { status: 404, body: apiError('index_not_found', 'not found') };
+  const body = request as {
+    filter?: string;
+    fields?: string[];
+    offset?: number;
+    limit?: number;
+  };
+  const filters = parseFilter(body.filter);
+  const all = [...i.docs.values()].filter((d) => filters.every((f) => f(d)));
+  const offset = body.offset ?? 0;
+  const limit = body.limit ?? 20;
+  const results = all
+    .slice(offset, offset + limit)
+    .map((d) => (body.fields ? Object.fromEntries(body.fields.map((k) => [k, d[k]])) : d));
+  return { status: 200, body: { results, offset, limit, total: all.length } };
+}
