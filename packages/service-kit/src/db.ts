@@ -17,6 +17,11 @@ export function createPool(
   logger: Pick<Logger, 'error'> = createLogger('pg-pool'),
 ): pg.Pool {
   const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
+  // A checked-out client whose backend dies while no query runs emits 'error'; with nobody
+  // listening (between checkout and its user's own listener, or between two queries) that
+  // would crash the process. Every client keeps this listener: the user's next query fails
+  // instead, and the pool drops the client when it is released.
+  pool.on('connect', (client) => client.on('error', () => {}));
   pool.on('error', (err: Error & { code?: string }) => {
     // a copy without the client pg attaches to the error (its connection parameters)
     const { message, code, stack } = err;
