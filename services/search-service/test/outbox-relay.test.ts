@@ -31,10 +31,30 @@ function makeEngine(
   });
 }
 
-/** One change recorded in its own transaction, then sent and confirmed. */
+/** One change recorded in its own transaction, as a write of the service does. */
+function recordChange(change: DocumentChange): Promise<void> {
+  return withTx(db.pool, (tx) => engine.recordChange(tx, change));
+}
+
+/** One change recorded, then sent and confirmed. */
 async function recordSettled(change: DocumentChange): Promise<void> {
-  await withTx(db.pool, (tx) => engine.recordChange(tx, change));
+  await recordChange(change);
   await engine.settle();
+}
+
+/**
+ * Document a (version 1) committed, and relay A's batch of it waiting on a slow Meilisearch
+ * task (300 ms); relay B is a second relay, not started.
+ */
+async function slowBatchOfA() {
+  await recordChange(upsert({ dockey: 'a', docId: 1, version: 1 }));
+  stub.taskDelayMs = 300;
+  const relay = () =>
+    createOutboxRelay({ pool: db.pool, sink: engine.gateway, logger: silentLogger });
+  const a = relay().runOnce();
+  const relayB = relay();
+  await waitFor(() => stub.requests.some((q) => q.path === '/indexes/documents/documents'));
+  return { relayB, a };
 }
 
 async function outbox() {
@@ -153,14 +173,7 @@ describe('recordChange', () => {
 
 describe('index failures', () => {
   test('When a collection is dropped while a batch of it waits for Meilisearch, the purge waits until that batch is recorded', async () => {
-    await withTx(db.pool, (tx) =>
-      engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 })),
-    );
-    stub.taskDelayMs = 300;
-    const relayA = createOutboxRelay({ pool: db.pool, sink: engine.gateway, logger: silentLogger });
-    const relayB = createOutboxRelay({ pool: db.pool, sink: engine.gateway, logger: silentLogger });
-    const a = relayA.runOnce();
-    await waitFor(() => stub.requests.some((q) => q.path === '/indexes/documents/documents'));
+    const { relayB, a } = await slowBatchOfA();
     await withTx(db.pool, (tx) => engine.dropCollection!(tx, 'abcd1234'));
     expect(await relayB.runOnce()).toMatchObject({ selected: 1, skipped: 1, done: 0 });
     expect(await a).toMatchObject({ done: 0 });
@@ -321,14 +334,7 @@ describe('ordering', () => {
   });
 
   test('When two relays run at once on one document, they never send it concurrently nor out of order', async () => {
-    await withTx(db.pool, (tx) =>
-      engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 1 })),
-    );
-    stub.taskDelayMs = 300;
-    const relayA = createOutboxRelay({ pool: db.pool, sink: engine.gateway, logger: silentLogger });
-    const relayB = createOutboxRelay({ pool: db.pool, sink: engine.gateway, logger: silentLogger });
-    const a = relayA.runOnce();
-    await waitFor(() => stub.requests.some((q) => q.path === '/indexes/documents/documents'));
+    const { relayB, a } = await slowBatchOfA();
     await withTx(db.pool, (tx) =>
       engine.recordChange(tx, upsert({ dockey: 'a', docId: 1, version: 2 })),
     );
