@@ -74,11 +74,14 @@ function* childElements(parent: Element): Generator<Element> {
   for (let n = parent.firstChild; n; n = n.nextSibling) if (n.nodeType === 1) yield n as Element;
 }
 
-const rss = new Parser({ customFields: { item: ['author', 'category', 'description'] } });
+/** rss-parser with the item members it leaves out unless asked: author, category, description. */
+export const rssParser = new Parser({
+  customFields: { item: ['author', 'category', 'description'] },
+});
 
 /** A feed reader's parser: rss-parser (xml2js on sax). */
 export async function parseWithRssParser(xml: string): Promise<ParsedChannel> {
-  const feed = await rss.parseString(xml);
+  const feed = await rssParser.parseString(xml);
   return {
     title: feed.title ?? '',
     link: feed.link ?? '',

@@ -7,6 +7,9 @@ export const ACCEPT_XML = 'application/vnd.vendor.resource-1.0+xml;charset=utf-8
 export const ACCEPT_JSON = 'application/vnd.vendor.resource-1.0+json;charset=utf-8';
 export const TYPE_XML = 'application/vnd.vendor.resource-1.0+xml;charset=utf-8';
 export const TYPE_JSON = 'application/vnd.vendor.resource-1.0+json;charset=utf-8';
+/** A date as RSS 2.0 writes it (RFC 822). */
+export const RFC822 =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} (GMT|[+-]\d{4})$/;
 
 /** Names given as one space-separated string. */
 const names = <K extends string>(list: string) => list.split(' ') as K[];
@@ -80,3 +83,14 @@ export function item(overrides: ItemInput = {}): ItemInput {
     ...overrides,
   };
 }
+
+/** Text that breaks naive XML or JSON: Korean, emoji, markup characters, a CDATA end. */
+export const TRICKY = {
+  title: '한글 제목 😀 <b>굵게</b> & "따옴표" \'s\' ]]> 끝',
+  link: "https://hub.example.com/a?x=1&y=%3C2%3E&z=%5D%5D%3E&w=('q')",
+  description: '<p>설명 & 내용</p> ]]> <![CDATA[ x ]]> 🍜🇰🇷 \t탭\n줄바꿈',
+  category: 'food',
+  creator: '홍길동 <hong> & 친구들 ]]>',
+  author: 'writer@example.com (작가 <&> ]]>)',
+  enclosure: { url: 'https://img.example.com/p.jpg?a=1&b=2', length: '12345', type: 'image/jpeg' },
+};

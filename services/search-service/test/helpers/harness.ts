@@ -3,7 +3,10 @@ import type pg from 'pg';
 import { createTestDatabase, useTestDatabase, type TestDatabase } from '@hub/testing';
 import { createApp, type SearchApp } from '../../src/app';
 import { loadConfig, type SearchConfig } from '../../src/config';
-import { createPostgresIndex } from '../../src/index/postgres/postgres-index';
+import {
+  createPostgresIndex,
+  type PostgresSearchIndex,
+} from '../../src/index/postgres/postgres-index';
 import type { SearchIndex } from '../../src/index/search-index';
 import type { ThumbnailService } from '../../src/thumbnails/thumbnail-service';
 import { ADMIN_TOKEN, adminApi } from './admin';
@@ -145,6 +148,27 @@ export async function apiCalls(
     [c.cid],
   );
   return rows[0].n;
+}
+
+/** Folds (and merges) with `index` until nothing is left to fold, apply or merge. */
+export async function foldAll(index: PostgresSearchIndex): Promise<void> {
+  for (;;) {
+    const r = await index.folder.round();
+    if (!r.folded && !r.tombstones && !r.merged) return;
+  }
+}
+
+/** The doc (JSON text) stored under a dockey of a collection, or null. */
+export async function storedDoc(
+  pool: pg.Pool,
+  c: TestCollection,
+  dockey: string,
+): Promise<string | null> {
+  const { rows } = await pool.query(
+    'SELECT doc FROM documents WHERE collection_id = $1 AND dockey = $2',
+    [c.cid, dockey],
+  );
+  return rows[0]?.doc ?? null;
 }
 
 /** A new collection through the admin API. */

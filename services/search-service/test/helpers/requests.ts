@@ -71,3 +71,9 @@ export function client(app: SearchApp, c: TestCollection, placement: Placement =
       ),
   };
 }
+
+/** The document_count a collection's status answers. */
+export async function statusDocumentCount(app: SearchApp, c: TestCollection): Promise<number> {
+  const res = await client(app, c).status();
+  return JSON.parse(res.text).document_count;
+}

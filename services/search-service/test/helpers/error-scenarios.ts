@@ -1,98 +1,31 @@
 import express from 'express';
 import request from 'supertest';
-import {
-  SEARCH_ERROR_ROWS,
-  SEARCH_ERRORS,
-  SEARCH_LIMITS,
-  type ContractError,
-} from '@hub/contracts';
+import { SEARCH_ERRORS, SEARCH_LIMITS } from '@hub/contracts';
 import { createLogger } from '@hub/service-kit';
-import { errorHandler } from '../src/http/errors';
-import type { SearchApp } from '../src/app';
-import { failingPool, makeApp, newCollection, useSearchApp } from './helpers/harness';
-import { call, client, docJson, type Placement, type TestCollection } from './helpers/requests';
+import { errorHandler } from '../../src/http/errors';
+import {
+  API_CALLS,
+  app,
+  bigDockey,
+  c,
+  enc,
+  failing,
+  fields36,
+  FIND_COLLECTION,
+  key,
+  other,
+  raw,
+  withDoc,
+  type Scenario,
+} from './error-requests';
+import { newCollection } from './harness';
+import { client, docJson } from './requests';
 
 /**
- * Every row of every error table of the spec, table-driven from SEARCH_ERROR_ROWS: each row
- * has a scenario that breaks exactly its rule, run with the parameters in the query string and
- * in a form body; the answer must be the row's status and exact text as text/plain.
+ * A scenario for every row of every error table of the spec (SEARCH_ERROR_ROWS), each breaking
+ * exactly its rule, by operation and row text; run against the app and collections of
+ * useErrorScenarios (error-requests.ts).
  */
-
-let app: SearchApp;
-let c: TestCollection;
-let other: TestCollection;
-
-const db = useSearchApp((t) => ({ app, c } = t), { collection: true });
-beforeAll(async () => {
-  other = await newCollection(app);
-  const res = await client(app, c).add('existing', docJson());
-  expect(res.status).toBe(200);
-});
-
-interface Ctx {
-  placement: Placement;
-}
-type Scenario = (ctx: Ctx) => Promise<request.Response>;
-
-const VALID_KEY_OF = () => c.apikey;
-const bigDockey = 'k'.repeat(SEARCH_LIMITS.dockeyMaxBytes + 1);
-const fields36 = () => {
-  const extra: Record<string, string> = {};
-  for (let i = 0; i < SEARCH_LIMITS.maxFields - 2; i++) extra[`contents_f${i}`] = 'x';
-  return docJson(extra);
-};
-
-/** One request of an operation with raw (already encoded) extra parameters. */
-function raw(
-  op: 'add' | 'update' | 'delete' | 'fieldUpdate' | 'status' | 'search',
-  encoded: string,
-  placement: Placement,
-  target: SearchApp = app,
-  cid = c.cid,
-): request.Test {
-  const [method, path] = {
-    add: ['post', `/v2/${cid}/docs`],
-    update: ['put', `/v2/${cid}/docs`],
-    delete: ['delete', `/v2/${cid}/docs`],
-    fieldUpdate: ['put', `/v2/${cid}/docs/fields`],
-    status: ['get', `/v2/${cid}/status/json`],
-    search: ['get', `/v2/${cid}/search/json`],
-  }[op] as ['get' | 'post' | 'put' | 'delete', string];
-  const agent = request(target);
-  if (placement === 'query') return agent[method](`${path}?${encoded}`);
-  return agent[method](path).set('Content-Type', 'application/x-www-form-urlencoded').send(encoded);
-}
-
-const key = () => `apikey=${VALID_KEY_OF()}`;
-const enc = encodeURIComponent;
-
-/** A request that breaks one doc rule, for add (new dockey) or update (existing dockey). */
-function withDoc(op: 'add' | 'update', doc: string | null): Scenario {
-  return ({ placement }) => {
-    const dockey = op === 'add' ? `new-${Math.random()}` : 'existing';
-    const docPart = doc === null ? '' : `&doc=${enc(doc)}`;
-    return raw(op, `${key()}&dockey=${enc(dockey)}${docPart}`, placement);
-  };
-}
-
-/** A request made through an app whose database fails for statements matching `pattern`. */
-function failing(
-  pattern: RegExp,
-  send: (target: SearchApp, placement: Placement) => request.Test,
-  fields: { table?: string; where?: string } = {},
-): Scenario {
-  return async ({ placement }) => {
-    const broken = makeApp(db, { pool: failingPool(db.pool, pattern, fields) });
-    try {
-      return await send(broken, placement);
-    } finally {
-      await broken.services.close();
-    }
-  };
-}
-
-const FIND_COLLECTION = /SELECT id, apikey_hash/;
-const API_CALLS = /INTO api_calls|take_api_call/;
 
 function docScenarios(op: 'add' | 'update'): Record<string, Scenario> {
   const E = SEARCH_ERRORS[op];
@@ -134,7 +67,7 @@ const S = SEARCH_ERRORS.search;
 const ST = SEARCH_ERRORS.status;
 const C = SEARCH_ERRORS.common;
 
-const scenarios: Record<string, Record<string, Scenario>> = {
+export const scenarios: Record<string, Record<string, Scenario>> = {
   common: {
     [C.apikeyNull.text]: ({ placement }) => raw('add', 'dockey=x', placement),
     [C.apikeyInvalid.text]: ({ placement }) =>
@@ -268,94 +201,3 @@ const scenarios: Record<string, Record<string, Scenario>> = {
     ),
   },
 };
-
-test('Every error row of the spec has a scenario here', () => {
-  const missing = SEARCH_ERROR_ROWS.filter((row) => !scenarios[row.operation]?.[row.text]).map(
-    (row) => `${row.operation}: ${row.text}`,
-  );
-  expect(missing).toEqual([]);
-});
-
-const rows = SEARCH_ERROR_ROWS.map((row): [string, ContractError] => [
-  `${row.operation}: ${row.status} ${row.text}`,
-  row,
-]);
-
-describe.each(['query', 'body'] as Placement[])('parameters in the %s', (placement) => {
-  test.each(rows)('When %s, the answer is that row', async (_name, row) => {
-    const scenario = scenarios[row.operation]![row.text]!;
-    const res = await scenario({ placement });
-    expect({ status: res.status, text: res.text }).toEqual({ status: row.status, text: row.text });
-    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
-  });
-});
-
-test('When the call limit is reached, status still answers (it is not counted)', async () => {
-  const limited = await newCollection(app, { max_api_calls: 1 });
-  const api = client(app, limited);
-  expect((await api.search({ q: 'x' })).status).toBe(200);
-  expect((await api.search({ q: 'x' })).text).toBe(C.callLimitReached.text);
-  const status = await api.status();
-  expect(status.status).toBe(200);
-});
-
-test('When a request breaks several rules, the earliest check of CHECK_ORDER answers', async () => {
-  // no apikey and an unknown collection: apikey is null (step 1) before cid (step 2)
-  let res = await call(app, 'post', '/v2/unknown1/docs', {});
-  expect(res.text).toBe(C.apikeyNull.text);
-  // unknown collection and a wrong key: cid is invalid (step 2) before apikey (step 3)
-  res = await call(app, 'post', '/v2/Zz9Zz9Zz/docs', { apikey: other.apikey });
-  expect(res.text).toBe(C.cidInvalid.text);
-  // wrong key and a bad format: apikey is invalid (3) before return type (5)
-  res = await call(app, 'get', `/v2/${c.cid}/search/html`, { apikey: other.apikey }, 'query');
-  expect(res.text).toBe(C.apikeyInvalid.text);
-  // bad format and no q: return type (5) before q is null (6)
-  res = await call(app, 'get', `/v2/${c.cid}/search/html`, { apikey: c.apikey }, 'query');
-  expect(res.text).toBe(S.returnTypeInvalid.text);
-  // add: invalid encoding before dockey is null, dockey before doc
-  res = await raw('add', `${key()}&doc=%FF`, 'body');
-  expect(res.text).toBe(A.invalidEncoding.text);
-  res = await raw('add', `${key()}&doc=`, 'body');
-  expect(res.text).toBe(A.dockeyNull.text);
-  // add: an existing dockey is reported before a full collection
-  const small = await newCollection(app, { max_documents: 1 });
-  const api = client(app, small);
-  await api.add('one', docJson());
-  expect((await api.add('one', docJson())).text).toBe(A.alreadyExists.text);
-  // field update: dockey before fieldname
-  res = await raw('fieldUpdate', `${key()}&fieldname=bad`, 'body');
-  expect(res.text).toBe(F.dockeyNull.text);
-});
-
-test('When the key of one collection is used on another, the answer is 401 apikey is invalid', async () => {
-  for (const op of ['add', 'update', 'delete', 'fieldUpdate', 'status', 'search'] as const) {
-    const res = await raw(op, `apikey=${other.apikey}&dockey=existing&q=x`, 'query');
-    expect([op, res.status, res.text]).toEqual([op, 401, C.apikeyInvalid.text]);
-  }
-});
-
-test('When the apikey is missing, empty or blank, every operation answers 400 apikey is null', async () => {
-  for (const op of ['add', 'update', 'delete', 'fieldUpdate', 'status', 'search'] as const) {
-    for (const q of ['dockey=x', 'apikey=&dockey=x', 'apikey=++&dockey=x']) {
-      const res = await raw(op, q, 'query');
-      expect([op, q, res.status, res.text]).toEqual([op, q, 400, C.apikeyNull.text]);
-    }
-  }
-});
-
-test('When the collection id is not 8 letters or digits, every operation answers 404 cid is invalid', async () => {
-  for (const cid of ['short', 'toolong12', 'abc-defg', 'Zz9Zz9Zz']) {
-    const res = await raw('search', `${key()}&q=x`, 'query', app, cid);
-    expect([cid, res.status, res.text]).toEqual([cid, 404, C.cidInvalid.text]);
-  }
-});
-
-test('When the apikey is not in MD5 form or has a bad escape, the answer is 401 apikey is invalid', async () => {
-  for (const apikey of ['123', 'g'.repeat(32), `${c.apikey}0`, '%FF%FE']) {
-    const res = await raw('status', `apikey=${apikey}`, 'query');
-    expect([apikey, res.status, res.text]).toEqual([apikey, 401, C.apikeyInvalid.text]);
-  }
-  // hex digits are compared without regard to case
-  const res = await raw('status', `apikey=${c.apikey.toUpperCase()}`, 'query');
-  expect(res.status).toBe(200);
-});

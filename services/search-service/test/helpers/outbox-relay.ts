@@ -1,0 +1,103 @@
+import type { TestDatabase } from '@hub/testing';
+import {
+  createMeilisearchIndex,
+  type MeilisearchIndex,
+  type MeilisearchIndexOptions,
+} from '../../src/index/meilisearch/meilisearch-index';
+import { createOutboxRelay } from '../../src/index/meilisearch/outbox/relay';
+import type { DocumentChange } from '../../src/index/search-index';
+import { startMeiliStub, type MeiliStub } from '../meili-stub';
+import { silentLogger, testDatabase, upsert, waitFor, withTx } from '../outbox-fixtures';
+
+/** What each outbox relay test starts with (useRelayTest). */
+export interface RelayTest {
+  db: TestDatabase;
+  stub: MeiliStub;
+  /** a new engine on the stub (relayTestEngine), its settings applied */
+  engine: MeilisearchIndex;
+}
+
+/** An engine of the outbox relay tests: on the stub, short timeouts and backoff, `over` on top. */
+export function relayTestEngine(
+  db: TestDatabase,
+  stub: MeiliStub,
+  over: Partial<MeilisearchIndexOptions> = {},
+): MeilisearchIndex {
+  return createMeilisearchIndex({
+    pool: db.pool,
+    url: stub.url,
+    apiKey: 'k',
+    logger: silentLogger,
+    requestTimeoutMs: 300,
+    taskTimeoutMs: 600,
+    relay: { baseBackoffMs: 50, maxBackoffMs: 200, pollIntervalMs: 200 },
+    ...over,
+  });
+}
+
+/**
+ * A test file's database and Meilisearch stub. Before each test the stub is reset and emptied,
+ * the outbox and applied versions are emptied and a new engine is handed to `opened`; after
+ * each test the engine `current` names (the one the test left) stops. Returns what the tests
+ * do with them, on the current engine.
+ */
+export function useRelayTest(opened: (t: RelayTest) => void, current: () => MeilisearchIndex) {
+  let db: TestDatabase;
+  let stub: MeiliStub;
+  beforeAll(async () => {
+    db = await testDatabase();
+    stub = await startMeiliStub();
+  });
+  afterAll(async () => {
+    await stub.close();
+    await db.drop();
+  });
+  beforeEach(async () => {
+    stub.reset();
+    stub.documents().clear();
+    stub.history.length = 0;
+    await db.pool.query('TRUNCATE search_outbox, search_applied_versions');
+    const engine = relayTestEngine(db, stub);
+    opened({ db, stub, engine });
+    await engine.ensureSettings();
+  });
+  afterEach(async () => {
+    await current().stop();
+  });
+
+  /** One change recorded in its own transaction, as a write of the service does. */
+  const recordChange = (change: DocumentChange): Promise<void> =>
+    withTx(db.pool, (tx) => current().recordChange(tx, change));
+
+  return {
+    makeEngine: (over: Partial<MeilisearchIndexOptions> = {}) => relayTestEngine(db, stub, over),
+    /** One change recorded, then sent and confirmed. */
+    async recordSettled(change: DocumentChange): Promise<void> {
+      await recordChange(change);
+      await current().settle();
+    },
+    /**
+     * Document a (version 1) committed, and relay A's batch of it waiting on a slow Meilisearch
+     * task (300 ms); relay B is a second relay, not started.
+     */
+    async slowBatchOfA() {
+      await recordChange(upsert({ dockey: 'a', docId: 1, version: 1 }));
+      stub.taskDelayMs = 300;
+      const relay = () =>
+        createOutboxRelay({ pool: db.pool, sink: current().gateway, logger: silentLogger });
+      const a = relay().runOnce();
+      const relayB = relay();
+      await waitFor(() => stub.requests.some((q) => q.path === '/indexes/documents/documents'));
+      return { relayB, a };
+    },
+    /** The outbox rows, oldest first. */
+    async outbox() {
+      const r = await db.pool.query(
+        `SELECT id::int, op, meili_id, version::int, attempts, isolate, done_at IS NOT NULL AS done, last_error,
+                next_attempt_at > clock_timestamp() AS backing_off
+           FROM search_outbox ORDER BY id`,
+      );
+      return r.rows;
+    },
+  };
+}

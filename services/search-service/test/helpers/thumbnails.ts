@@ -1,0 +1,90 @@
+import express from 'express';
+import type { TestDatabase } from '@hub/testing';
+import {
+  createThumbnailService,
+  thumbnailRouter,
+  type ThumbnailServiceImpl,
+  type ThumbnailServiceOptions,
+} from '../../src/thumbnails';
+import { silentLogger, testDatabase } from '../outbox-fixtures';
+import { startImageServer, type ImageServer } from '../thumbnails-image-server';
+
+const THUMBNAIL_URL = 'https://search.example.com/thumbnails';
+
+/** What each thumbnail service test starts with (useThumbnailTest). */
+export interface ThumbnailTest {
+  db: TestDatabase;
+  images: ImageServer;
+  /** a new thumbnail service (thumbnailTestService), not started */
+  service: ThumbnailServiceImpl;
+}
+
+/** A thumbnail service of the tests: private networks allowed, quick retries, `over` on top. */
+export function thumbnailTestService(
+  db: TestDatabase,
+  over: Partial<ThumbnailServiceOptions> = {},
+): ThumbnailServiceImpl {
+  return createThumbnailService({
+    pool: db.pool,
+    thumbnailUrl: THUMBNAIL_URL,
+    logger: silentLogger,
+    allowPrivateNetworks: true,
+    fetchTimeoutMs: 1000,
+    baseBackoffMs: 20,
+    maxAttempts: 3,
+    pollIntervalMs: 100,
+    ...over,
+  });
+}
+
+/**
+ * A test file's database, local image server and thumbnail app. Before each test the jobs and
+ * thumbnails are emptied, the image server's hits forgotten and a new service is handed to
+ * `opened`; after each test it stops. Returns the app and what the tests read, of that service.
+ */
+export function useThumbnailTest(opened: (t: ThumbnailTest) => void) {
+  let db: TestDatabase;
+  let images: ImageServer;
+  let service: ThumbnailServiceImpl;
+  const app = express();
+  beforeAll(async () => {
+    db = await testDatabase();
+    images = await startImageServer();
+    app.use('/thumbnails', thumbnailRouter({ pool: db.pool }));
+  });
+  afterAll(async () => {
+    await images.close();
+    await db.drop();
+  });
+  beforeEach(async () => {
+    await db.pool.query('TRUNCATE thumbnail_jobs, thumbnails');
+    images.hits.clear();
+    service = thumbnailTestService(db);
+    opened({ db, images, service });
+  });
+  afterEach(async () => {
+    await service.stop();
+  });
+
+  return {
+    /** an app serving the thumbnails at /thumbnails */
+    app,
+    makeService: (over: Partial<ThumbnailServiceOptions> = {}) => thumbnailTestService(db, over),
+    /** The path of a thumbnail URL under the router's mount point. */
+    pathOf(url: string): string {
+      expect(url.startsWith(`${THUMBNAIL_URL}/`)).toBe(true);
+      return `/thumbnails${url.slice(THUMBNAIL_URL.length)}`;
+    },
+    /** The thumbnail jobs, oldest first. */
+    async jobs() {
+      const r = await db.pool.query(
+        `SELECT image_url, attempts, outcome, last_error, done_at IS NOT NULL AS done FROM thumbnail_jobs ORDER BY id`,
+      );
+      return r.rows;
+    },
+    /** The thumbnail fields of a document's search result, from the service. */
+    async fields(docId: string | number, cid = 'abcd1234') {
+      return (await service.resultFields(cid, [String(docId)])).get(String(docId));
+    },
+  };
+}

@@ -1,0 +1,130 @@
+import { newBitset, setBits } from '../src/index/postgres/bitset';
+import { CollectionView } from '../src/index/postgres/collection-view';
+import {
+  decodeOffsets,
+  encodePostings,
+  orPostingsInto,
+} from '../src/index/postgres/postings-codec';
+import {
+  packedKey,
+  PackedSegment,
+  packPostings,
+  unpackPostings,
+} from '../src/index/postgres/packed-segment';
+import { levelOf, MERGE_FACTOR, pickMerge } from '../src/index/postgres/segment-builder';
+
+/** The Postgres engine's parts: posting lists, packed segments, the result order, merge policy. */
+
+describe('posting lists', () => {
+  test.each([
+    ['sparse in a small segment (uint16 offsets)', [0, 5, 65_535], 65_536],
+    ['sparse in a large segment (uint32 offsets)', [0, 70_000, 99_999], 100_000],
+    ['dense (bitmap)', Array.from({ length: 600 }, (_, i) => i * 3), 2_000],
+  ])('When a list is %s, it decodes to the same offsets', (_, offsets, length) => {
+    const data = encodePostings(offsets, length);
+    expect(decodeOffsets(data)).toEqual(offsets);
+    for (const base of [0, 1, 31, 32, 45]) {
+      const bits = newBitset(base + length);
+      orPostingsInto(data, base, bits);
+      expect(setBits(bits)).toEqual(offsets.map((o) => o + base));
+    }
+  });
+
+  test('When a list is dense, its stored form is the bitmap (never larger than the segment / 8)', () => {
+    const all = Array.from({ length: 1000 }, (_, i) => i);
+    expect(encodePostings(all, 1000).length).toBe(4 + 128);
+  });
+});
+
+describe('packed segments', () => {
+  const terms = [
+    '서울',
+    '울에',
+    'seoul',
+    'a',
+    '',
+    '🙂x',
+    'ﬁ',
+    ...Array.from({ length: 3000 }, (_, i) => `t${i}`),
+  ];
+  const lists = terms.flatMap((term, i) =>
+    (['w', 't'] as const).map((kind) => ({
+      kind,
+      term,
+      data: encodePostings(
+        [i % 4096, 4095 - (i % 7)].sort((a, b) => a - b),
+        4096,
+      ),
+    })),
+  );
+  const packed = packPostings([
+    ...lists,
+    { kind: 'c', term: '7', data: encodePostings([1], 4096) },
+  ]);
+
+  test('When a search looks a key up in a packed segment, it finds exactly the list that was packed', () => {
+    const segment = new PackedSegment(packed);
+    const unpacked = unpackPostings(packed);
+    for (const l of lists) {
+      expect(segment.get(packedKey(l.kind, l.term))).toEqual(l.data);
+      expect(unpacked.get(l.kind + l.term)).toEqual(l.data);
+    }
+    expect(decodeOffsets(segment.get(packedKey('c', '7'))!)).toEqual([1]);
+  });
+
+  test('When a key is not in a packed segment (another term, kind or spelling), the lookup finds nothing', () => {
+    const segment = new PackedSegment(packed);
+    for (const [kind, term] of [
+      ['w', '서울에'],
+      ['c', '서울'],
+      ['t', 't3000'],
+      ['w', 'T1'],
+      ['c', '8'],
+    ] as const) {
+      expect(segment.get(packedKey(kind, term))).toBeUndefined();
+    }
+    expect(new PackedSegment(Buffer.alloc(0)).get(packedKey('w', 'a'))).toBeUndefined();
+  });
+
+  test('When a packed segment is cached, its size counts the value and its table (a power of two of at least twice the lists, 4 bytes each)', () => {
+    // 6,015 lists → 16,384 slots
+    expect(new PackedSegment(packed).bytes).toBe(packed.length + 16_384 * 4 + 128);
+  });
+});
+
+describe('collection view', () => {
+  test('When segments are appended, the order is regdate descending, then documents.id descending', () => {
+    const view = new CollectionView('c', '1');
+    view.append(0, [10, 11, 12], [500, 700, 500]);
+    view.append(3, [13, 9], [600, 700]);
+    expect(Array.from(view.order.subarray(0, view.size))).toEqual([1, 4, 3, 2, 0]);
+    expect(Array.from(view.rank.subarray(0, view.size))).toEqual([4, 0, 3, 2, 1]);
+    expect(view.positions(600, 700)).toEqual([0, 3]);
+    expect(view.positions(null, 599)).toEqual([3, 5]);
+    expect(view.positions(701, null)).toEqual([0, 0]);
+  });
+
+  test('When a merged segment covers numbers already loaded, only the new ones are added', () => {
+    const view = new CollectionView('c', '1');
+    view.append(0, [1, 2], [1, 2]);
+    view.append(0, [1, 2, 3], [1, 2, 3]);
+    expect(view.size).toBe(3);
+    expect(Array.from(view.order.subarray(0, 3))).toEqual([2, 1, 0]);
+  });
+});
+
+describe('merge policy', () => {
+  const seg = (docCount: number, firstDocno = 0) => ({ firstDocno, docCount });
+
+  test('When MERGE_FACTOR neighbours share a level, they merge; mixed levels do not', () => {
+    const small = Array.from({ length: MERGE_FACTOR }, () => seg(100));
+    expect(pickMerge(small)).toEqual([0, MERGE_FACTOR]);
+    expect(pickMerge([seg(5000), ...small.slice(1)])).toBeNull();
+    expect(pickMerge([seg(5000), ...small])).toEqual([1, MERGE_FACTOR + 1]);
+  });
+
+  test('When a merge would pass the largest segment size, it does not happen', () => {
+    expect(levelOf(100_000)).toBe(levelOf(120_000));
+    expect(pickMerge(Array.from({ length: MERGE_FACTOR }, () => seg(100_000)))).toBeNull();
+  });
+});
