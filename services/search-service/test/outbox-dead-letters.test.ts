@@ -6,8 +6,8 @@ import {
 } from '../src/index/meilisearch/meilisearch-index';
 import { meiliDocumentId } from '../src/index/meilisearch/mapping';
 import { listDeadLetters, retryDeadLetters } from '../src/index/meilisearch/outbox/dead-letters';
-import { startMeiliStub, type MeiliStub } from './meili-stub';
-import { silentLogger, testDatabase, upsert, withTx } from './outbox-fixtures';
+import type { MeiliStub } from './meili-stub';
+import { silentLogger, upsert, useDatabaseAndStub, withTx } from './outbox-fixtures';
 
 /**
  * A change that Meilisearch keeps rejecting on its own goes to search_outbox_dead_letters after
@@ -45,13 +45,9 @@ async function runBatches(n: number): Promise<void> {
   for (let i = 0; i < n; i++) await engine.relay.runOnce({ ignoreBackoff: true });
 }
 
-beforeAll(async () => {
-  db = await testDatabase();
-  stub = await startMeiliStub();
-});
-afterAll(async () => {
-  await stub.close();
-  await db.drop();
+useDatabaseAndStub((opened, started) => {
+  db = opened;
+  stub = started;
 });
 beforeEach(async () => {
   stub.reset();

@@ -4,9 +4,28 @@ import { asIs, createLogger, inTransaction } from '@hub/service-kit';
 import type { TestDatabase } from '@hub/testing';
 import type { DocumentChange } from '../src/index/search-index';
 import { createSearchTestDatabase } from './helpers/harness';
+import { startMeiliStub, type MeiliStub } from './meili-stub';
 
 export function testDatabase(): Promise<TestDatabase> {
   return createSearchTestDatabase(20);
+}
+
+/**
+ * This file's database and Meilisearch stub, made before its tests (handed to `opened`) and
+ * closed after them.
+ */
+export function useDatabaseAndStub(opened: (db: TestDatabase, stub: MeiliStub) => void): void {
+  let db: TestDatabase;
+  let stub: MeiliStub;
+  beforeAll(async () => {
+    db = await testDatabase();
+    stub = await startMeiliStub();
+    opened(db, stub);
+  });
+  afterAll(async () => {
+    await stub.close();
+    await db.drop();
+  });
 }
 
 export const silentLogger = createLogger('search-service-test', 'silent');

@@ -6,8 +6,8 @@ import {
 } from '../../src/index/meilisearch/meilisearch-index';
 import { createOutboxRelay } from '../../src/index/meilisearch/outbox/relay';
 import type { DocumentChange } from '../../src/index/search-index';
-import { startMeiliStub, type MeiliStub } from '../meili-stub';
-import { silentLogger, testDatabase, upsert, waitFor, withTx } from '../outbox-fixtures';
+import type { MeiliStub } from '../meili-stub';
+import { silentLogger, upsert, useDatabaseAndStub, waitFor, withTx } from '../outbox-fixtures';
 
 /** What each outbox relay test starts with (useRelayTest). */
 export interface RelayTest {
@@ -44,13 +44,9 @@ export function relayTestEngine(
 export function useRelayTest(opened: (t: RelayTest) => void, current: () => MeilisearchIndex) {
   let db: TestDatabase;
   let stub: MeiliStub;
-  beforeAll(async () => {
-    db = await testDatabase();
-    stub = await startMeiliStub();
-  });
-  afterAll(async () => {
-    await stub.close();
-    await db.drop();
+  useDatabaseAndStub((opened, started) => {
+    db = opened;
+    stub = started;
   });
   beforeEach(async () => {
     stub.reset();
