@@ -177,3 +177,13 @@ export async function applyTombstones(tx: pg.PoolClient, collectionId: string): 
   );
   return rows.length;
 }
+
+/** Documents waiting to be folded, and the seconds the oldest of them has waited (0: none). */
+export async function foldLag(db: pg.Pool): Promise<{ documents: number; seconds: number }> {
+  const { rows } = await db.query<{ documents: string; seconds: number | null }>(
+    `SELECT count(*)::text AS documents,
+            extract(epoch FROM now() - min(queued_at))::float8 AS seconds
+     FROM search_pending`,
+  );
+  return { documents: Number(rows[0]!.documents), seconds: Math.max(0, rows[0]!.seconds ?? 0) };
+}
