@@ -1,18 +1,60 @@
-import { gaugeOf, histogramOf, type Metrics } from '@hub/service-kit';
+import type pg from 'pg';
+import { counterOf, gaugeOf, histogramOf, type Metrics } from '@hub/service-kit';
+import { foldLag } from './fold-store';
+import type { SupervisionObserver } from './folder-supervisor';
 
 /** What the folder reports (to /metrics, directly or from its worker thread). */
 export interface FolderObserver {
-  lag(pendingDocuments: number): void;
   folded(documents: number, seconds: number): void;
   merged(seconds: number): void;
 }
 
-/** A FolderObserver that records into the service's Prometheus metrics. */
-export function folderMetrics(metrics: Metrics | undefined): FolderObserver | undefined {
+/**
+ * The folder's Prometheus metrics: what it reports (batch sizes, durations), what its
+ * supervisor reports (running, restarts), and the fold lag, read from Postgres at scrape time
+ * so that it keeps growing while no folder runs (a dead folder reports nothing).
+ */
+export function folderMetrics(
+  metrics: Metrics | undefined,
+  pool: pg.Pool,
+): (FolderObserver & SupervisionObserver) | undefined {
   if (!metrics) return undefined;
-  const lag = gaugeOf(metrics, {
-    name: 'search_fold_lag_documents',
-    help: 'Committed documents not yet folded into the bitmap index (searched as the pending tail)',
+  let lag = { documents: 0, seconds: 0 };
+  /** one query per scrape for both lag gauges; the last value stays when Postgres fails */
+  let reading: Promise<void> | null = null;
+  const readLag = () =>
+    (reading ??= foldLag(pool)
+      .then((l) => void (lag = l))
+      .catch(() => {})
+      .finally(() => (reading = null)));
+  for (const [name, help, key] of [
+    [
+      'search_fold_lag_documents',
+      'Committed documents not yet folded into the bitmap index (searched as the pending tail)',
+      'documents',
+    ],
+    [
+      'search_fold_lag_seconds',
+      'Age of the oldest committed document not yet folded (0: none), across collections',
+      'seconds',
+    ],
+  ] as const) {
+    gaugeOf(metrics, {
+      name,
+      help,
+      async collect() {
+        await readLag();
+        this.set(lag[key]);
+      },
+    });
+  }
+  const running = gaugeOf(metrics, {
+    name: 'search_folder_running',
+    help: "1 while this instance's folder runs; 0 while it is restarted after dying, or is off",
+  });
+  const restarts = counterOf(metrics, {
+    name: 'search_folder_restarts_total',
+    help: 'Times this instance restarted its folder after it died',
   });
   const batch = histogramOf(metrics, {
     name: 'search_fold_batch_documents',
@@ -26,11 +68,12 @@ export function folderMetrics(metrics: Metrics | undefined): FolderObserver | un
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
   });
   return {
-    lag: (n) => lag.set(n),
     folded: (n, seconds) => {
       batch.observe(n);
       duration.observe({ step: 'fold' }, seconds);
     },
     merged: (seconds) => duration.observe({ step: 'merge' }, seconds),
+    running: (up) => running.set(up ? 1 : 0),
+    restarted: () => restarts.inc(),
   };
 }

@@ -1,52 +1,72 @@
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { createLogger, createPool, type Logger } from '@hub/service-kit';
+import { createLogger, createPool } from '@hub/service-kit';
 import { createIndexFolder, type FolderOptions } from './folder';
 import type { FolderObserver } from './folder-metrics';
+import type { SupervisedRun } from './folder-supervisor';
 
 /**
  * The folder in its own thread: folds and merges are CPU work in batches (tens of ms each),
  * which would otherwise hold up the requests on the service's event loop. The thread has its
  * own pool of two connections; what it reports reaches the service's /metrics by messages.
+ * One thread is one run of the folder (folder-supervisor.ts): a round that fails ends the
+ * thread with that error, and so does anything else uncaught in it; the supervisor on the
+ * main thread logs the death and starts a new thread.
  */
 export interface FolderThreadOptions extends Omit<FolderOptions, 'pool' | 'logger' | 'observer'> {
   databaseUrl: string;
   logLevel: string;
 }
 
-type Report =
-  | { lag: number }
-  | { folded: number; seconds: number }
-  | { merged: number; seconds: number }
-  | { error: string };
+type Report = { folded: number; seconds: number } | { merged: number; seconds: number };
 
-export interface FolderThread {
-  /** Lets the current fold or merge finish, then ends the thread. */
-  stop(): Promise<void>;
-}
+/** The compiled thread entry, beside this module (under dist/). */
+const COMPILED_ENTRY = path.join(__dirname, 'folder-thread.js');
 
 /** Whether the compiled thread entry exists (it does under dist/, not under ts tests). */
 export function folderThreadAvailable(): boolean {
   return __filename.endsWith('.js');
 }
 
+/**
+ * Starts the folder in a new thread. `entry`: the file the thread runs; the compiled
+ * folder-thread.js by default (the tests give a loader of the TypeScript sources).
+ */
 export function createFolderThread(
   opts: FolderThreadOptions,
   observer: FolderObserver | undefined,
-  logger: Logger,
-): FolderThread {
-  const worker = new Worker(path.join(__dirname, 'folder-thread.js'), { workerData: opts });
+  entry = COMPILED_ENTRY,
+): SupervisedRun {
+  const worker = new Worker(entry, { workerData: opts });
+  let stopping = false;
+  let failure: Error | null = null;
   worker.on('message', (m: Report) => {
-    if ('lag' in m) observer?.lag(m.lag);
-    else if ('folded' in m) observer?.folded(m.folded, m.seconds);
+    if ('folded' in m) observer?.folded(m.folded, m.seconds);
     else if ('merged' in m) observer?.merged(m.seconds);
   });
-  worker.on('error', (err) => logger.error({ err }, 'search index folder thread failed'));
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  worker.on('error', (err) => (failure = err));
+  const ended = new Promise<void>((resolve, reject) =>
+    worker.once('exit', (code) => {
+      if (stopping && !failure) resolve();
+      else
+        reject(
+          new Error(
+            `folder thread exited with code ${code}${failure ? `: ${failure.message}` : ''}`,
+            { cause: failure ?? undefined },
+          ),
+        );
+    }),
+  );
+  ended.catch(() => {}); // its supervisor handles it
   return {
+    ended,
     async stop() {
+      stopping = true;
       worker.postMessage('stop');
-      await exited;
+      await ended.catch(() => {});
+    },
+    async terminate() {
+      await worker.terminate();
     },
   };
 }
@@ -61,16 +81,21 @@ if (!isMainThread && parentPort && (workerData as FolderThreadOptions | undefine
     pool,
     logger: createLogger('search-service', opts.logLevel),
     observer: {
-      lag: (n) => port.postMessage({ lag: n }),
       folded: (n, seconds) => port.postMessage({ folded: n, seconds }),
       merged: (seconds) => port.postMessage({ merged: 1, seconds }),
     },
   });
-  folder.start();
-  port.on('message', async (m) => {
-    if (m !== 'stop') return;
-    await folder.stop();
-    await pool.end();
-    port.close();
+  port.on('message', (m) => {
+    if (m === 'stop') void folder.stop();
   });
+  folder.run().then(
+    async () => {
+      await pool.end();
+      port.close();
+    },
+    (err: unknown) => {
+      // the thread dies with the cause; its 'error' event carries it to the supervisor
+      throw err;
+    },
+  );
 }

@@ -29,7 +29,7 @@ import { buildPostings, mergePostings, pickMerge, type PostingList } from './seg
 export interface FolderOptions {
   pool: pg.Pool;
   logger: Logger;
-  /** where fold lag, batch sizes and durations go (default: nowhere) */
+  /** where batch sizes and durations go (default: nowhere) */
   observer?: FolderObserver;
   /** documents per fold (one segment); default 2,000 */
   batchSize?: number;
@@ -59,8 +59,12 @@ export interface RoundResult {
  * transaction: a crash in the middle loses nothing and duplicates nothing.
  */
 export interface IndexFolder {
-  /** Runs rounds in the background until stop(). */
-  start(): void;
+  /**
+   * Runs rounds until stop(); resolves then. A round that fails ends the run: it rejects with
+   * the cause, and its supervisor (folder-supervisor.ts) logs that and runs it again after a
+   * backoff. A second call while a run is under way answers that run.
+   */
+  run(): Promise<void>;
   /** Lets the round under way finish; starts no other. */
   stop(): Promise<void>;
   /**
@@ -83,25 +87,33 @@ export function createIndexFolder(opts: FolderOptions): IndexFolder {
   const idleMs = opts.idleMs ?? 100;
   const minBatch = Math.min(opts.minBatch ?? 1000, batchSize);
   const maxDelayMs = opts.maxDelayMs ?? 1000;
-  let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let stopped = true;
+  /** ends the pause between two rounds early (stop) */
+  let endPause: (() => void) | null = null;
   let lastCleanup = 0;
   let lastVacuum = 0;
   /** when this folder first saw pending work of a collection it has not folded yet */
   let waitingSince = new Map<string, number>();
   let deletedSinceVacuum = 0;
 
-  function schedule(ms: number): void {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = round(false)
-        .then((r) => schedule(r.folded || r.merged ? 0 : idleMs))
-        .catch((err) => {
-          opts.logger.error({ err }, 'search index folder round failed');
-          schedule(idleMs * 10);
-        });
-    }, ms);
+  function pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        endPause = null;
+        resolve();
+      }
+      endPause = done;
+    });
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopped) {
+      const r = await round(false);
+      if (!stopped && !r.folded && !r.merged) await pause(idleMs);
+    }
   }
 
   /** Runs work in a transaction holding the collection's lock; null when another instance has it. */
@@ -118,7 +130,6 @@ export function createIndexFolder(opts: FolderOptions): IndexFolder {
   async function round(eager = true): Promise<RoundResult> {
     const result: RoundResult = { folded: 0, tombstones: 0, merged: 0 };
     const work = await collectionsWithWork(pool);
-    observer?.lag(work.reduce((n, w) => n + w.pending, 0));
     const now = Date.now();
     const waiting = new Map<string, number>();
     for (const { collectionId, pending } of work) {
@@ -220,16 +231,19 @@ export function createIndexFolder(opts: FolderOptions): IndexFolder {
   }
 
   return {
-    start() {
-      if (!stopped) return;
+    run() {
+      if (running) return running;
       stopped = false;
-      schedule(0);
+      running = loop().finally(() => {
+        stopped = true;
+        running = null;
+      });
+      return running;
     },
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await running;
+      endPause?.();
+      await running?.catch(() => {});
     },
     round,
     fold,

@@ -4,7 +4,8 @@ import type { AddedDocument, DocumentChange, SearchIndex } from '../search-index
 import { searchBitmaps } from './bitmap-search';
 import { createIndexFolder, type IndexFolder } from './folder';
 import { folderMetrics } from './folder-metrics';
-import { createFolderThread, folderThreadAvailable, type FolderThread } from './folder-thread';
+import { createFolderSupervisor, type FolderSupervisor } from './folder-supervisor';
+import { createFolderThread, folderThreadAvailable } from './folder-thread';
 import { createIndexCache } from './index-cache';
 import { createReanalysis, type Reanalysis } from './reanalyse';
 import { dropIndex, insertPending, pendingFromAdded, unindex } from './change-store';
@@ -31,6 +32,10 @@ export interface PostgresIndexOptions {
   /** given (and running compiled): the folder runs in its own thread with its own connections */
   databaseUrl?: string;
   logLevel?: string;
+  /** the folder thread's entry file (tests: a loader of the sources, so that ts tests run it too) */
+  folderThreadEntry?: string;
+  /** the supervisor's first delay before restarting a dead folder; default 1 s */
+  folderRestartMs?: number;
 }
 
 /**
@@ -46,6 +51,8 @@ export interface PostgresSearchIndex extends SearchIndex {
   readonly folder: IndexFolder;
   /** re-analyses stored documents made by another analyser version (start() runs it) */
   readonly reanalysis: Reanalysis;
+  /** keeps the folder running between start() and stop(), in its thread or on this one */
+  readonly supervisor: FolderSupervisor;
   addedDocumentSql(added: AddedDocument, param: (value: unknown) => string): string;
   dropCollection(tx: pg.PoolClient, collectionId: string): Promise<void>;
   start(): void;
@@ -58,7 +65,7 @@ export function createPostgresIndex(
 ): PostgresSearchIndex {
   const autoFold = opts.autoFold ?? true;
   const logger = opts.logger ?? createLogger('search-service', 'silent');
-  const observer = folderMetrics(opts.metrics);
+  const observer = folderMetrics(opts.metrics, pool);
   const cache = createIndexCache(opts.cacheBytes ?? 256 * 2 ** 20);
   const reader = createSnapshotReader(pool, cache);
   const folder = createIndexFolder({
@@ -72,7 +79,30 @@ export function createPostgresIndex(
     packedMaxDocs: opts.packedMaxDocs,
   });
   const reanalysis = createReanalysis({ pool, logger });
-  let thread: FolderThread | null = null;
+  const { databaseUrl } = opts;
+  const threaded = databaseUrl && (opts.folderThreadEntry || folderThreadAvailable());
+  const supervisor = createFolderSupervisor({
+    logger,
+    observer,
+    baseMs: opts.folderRestartMs,
+    launch: () =>
+      threaded
+        ? createFolderThread(
+            {
+              databaseUrl,
+              logLevel: opts.logLevel ?? 'info',
+              batchSize: opts.foldBatchSize,
+              idleMs: opts.foldIdleMs,
+              minBatch: opts.foldMinBatch,
+              maxDelayMs: opts.foldMaxDelayMs,
+              packedMaxDocs: opts.packedMaxDocs,
+            },
+            observer,
+            opts.folderThreadEntry,
+          )
+        : { ended: folder.run(), stop: () => folder.stop() },
+  });
+  observer?.running(false);
   if (opts.metrics) {
     gaugeOf(opts.metrics, {
       name: 'search_index_cache_bytes',
@@ -87,6 +117,7 @@ export function createPostgresIndex(
     engine: 'postgres',
     folder,
     reanalysis,
+    supervisor,
 
     async recordChange(tx: pg.PoolClient, change: DocumentChange): Promise<void> {
       // documents.version 1 is a document added just now (a re-add gets a new id): nothing to unindex
@@ -119,30 +150,12 @@ export function createPostgresIndex(
     start() {
       if (!autoFold) return;
       reanalysis.start();
-      const { databaseUrl } = opts;
-      if (databaseUrl && folderThreadAvailable()) {
-        thread = createFolderThread(
-          {
-            databaseUrl,
-            logLevel: opts.logLevel ?? 'info',
-            batchSize: opts.foldBatchSize,
-            idleMs: opts.foldIdleMs,
-            minBatch: opts.foldMinBatch,
-            maxDelayMs: opts.foldMaxDelayMs,
-            packedMaxDocs: opts.packedMaxDocs,
-          },
-          observer,
-          logger,
-        );
-      } else {
-        folder.start();
-      }
+      supervisor.start();
     },
 
     async stop() {
       await reanalysis.stop();
-      await thread?.stop();
-      thread = null;
+      await supervisor.stop();
       await folder.stop();
     },
   };

@@ -1,0 +1,125 @@
+import path from 'node:path';
+import { createLogger, createMetrics, type Metrics } from '@hub/service-kit';
+import {
+  createPostgresIndex,
+  type PostgresIndexOptions,
+} from '../src/index/postgres/postgres-index';
+import { appWithCollection, useSearchDatabase } from './helpers/harness';
+import { client, docJson } from './helpers/requests';
+import { waitFor } from './outbox-fixtures';
+
+/**
+ * The folder is supervised: when it dies (its thread ends, its loop fails) the death is logged
+ * at error with its cause, /metrics says it is not running, and it is started again after a
+ * backoff, which then folds what piled up meanwhile. A stop is not a death.
+ */
+
+const db = useSearchDatabase();
+
+/** runs the folder thread from the TypeScript sources (no dist/ needed) */
+const THREAD_SOURCES = path.join(__dirname, 'helpers', 'folder-thread-sources.js');
+const DIED = 'search index folder died; restarting it';
+const RESTARTED = 'search index folder restarted';
+
+type LogLine = { level: number; msg: string; err?: string };
+
+/** An engine whose folder starts with start(), logging into `lines`, metrics into `metrics`. */
+function supervisedIndex(opts: PostgresIndexOptions = {}) {
+  const lines: LogLine[] = [];
+  const logger = createLogger('search-service', 'info', {
+    write: (line: string) => void lines.push(JSON.parse(line) as LogLine),
+  });
+  const metrics = createMetrics('search-service');
+  const index = createPostgresIndex(db.pool, {
+    metrics,
+    logger,
+    foldMinBatch: 1,
+    foldMaxDelayMs: 0,
+    foldIdleMs: 20,
+    ...opts,
+  });
+  const logged = (msg: string) => lines.filter((l) => l.msg === msg);
+  return { index, metrics, lines, logged };
+}
+
+async function metric(metrics: Metrics, name: string): Promise<number> {
+  const text = await metrics.registry.metrics();
+  const found = new RegExp(`^${name}\\{service="search-service"\\} (\\S+)$`, 'm').exec(text);
+  if (!found) throw new Error(`${name} not on /metrics`);
+  return Number(found[1]);
+}
+
+async function addDocs(api: ReturnType<typeof client>, n: number, prefix: string) {
+  for (let i = 0; i < n; i++) {
+    const res = await api.add(`${prefix}${i}`, docJson({ icontents_title: `item ${i}` }));
+    expect(res.status).toBe(200);
+  }
+}
+
+test('When the folder thread is terminated, that is logged at error, /metrics says not running, and a new thread folds what piled up', async () => {
+  const { index, metrics, logged } = supervisedIndex({
+    databaseUrl: db.url,
+    logLevel: 'silent',
+    folderThreadEntry: THREAD_SOURCES,
+  });
+  const { c, app } = await appWithCollection(db, {}, { index });
+  const api = client(app, c);
+  index.start();
+  try {
+    expect(await metric(metrics, 'search_folder_running')).toBe(1);
+    await addDocs(api, 3, 'before');
+    await waitFor(async () => (await metric(metrics, 'search_fold_lag_documents')) === 0, 20_000);
+
+    await index.supervisor.terminate();
+    await waitFor(() => logged(DIED).length === 1);
+    expect(logged(DIED)[0]).toMatchObject({ level: 50, err: expect.stringMatching(/exited/) });
+    // the first restart comes after 1 s (± 20 %): until then, nothing folds
+    expect(await metric(metrics, 'search_folder_running')).toBe(0);
+    await addDocs(api, 5, 'while-dead');
+    expect(await metric(metrics, 'search_fold_lag_documents')).toBeGreaterThanOrEqual(5);
+
+    await waitFor(() => logged(RESTARTED).length === 1, 5_000);
+    expect(logged(RESTARTED)[0]).toMatchObject({ level: 30 });
+    expect(await metric(metrics, 'search_folder_running')).toBe(1);
+    expect(await metric(metrics, 'search_folder_restarts_total')).toBe(1);
+    await waitFor(async () => (await metric(metrics, 'search_fold_lag_documents')) === 0, 20_000);
+    expect(await metric(metrics, 'search_fold_lag_seconds')).toBe(0);
+    expect(JSON.parse((await api.search({ q: 'item' })).text).numfound).toBe(8);
+  } finally {
+    await index.stop();
+  }
+  // a stop (shutdown) is not a death
+  expect(logged(DIED)).toHaveLength(1);
+  expect(await metric(metrics, 'search_folder_running')).toBe(0);
+});
+
+test('When the folder loop on this thread fails, the cause is logged at error and the loop runs again after the backoff', async () => {
+  const { index, metrics, logged } = supervisedIndex();
+  const { c, app } = await appWithCollection(db, {}, { index });
+  const api = client(app, c);
+  index.start();
+  try {
+    expect(await metric(metrics, 'search_folder_running')).toBe(1);
+    // every round of the folder now fails (documents can still be added: they only go pending)
+    await db.pool.query('ALTER TABLE search_tombstones RENAME TO search_tombstones_away');
+    await waitFor(() => logged(DIED).length === 1);
+    expect(logged(DIED)[0]).toMatchObject({
+      level: 50,
+      err: expect.stringMatching(/search_tombstones/),
+    });
+    expect(await metric(metrics, 'search_folder_running')).toBe(0);
+    await addDocs(api, 4, 'while-dead');
+    expect(await metric(metrics, 'search_fold_lag_documents')).toBe(4);
+    expect(await metric(metrics, 'search_fold_lag_seconds')).toBeGreaterThan(0);
+
+    await db.pool.query('ALTER TABLE search_tombstones_away RENAME TO search_tombstones');
+    await waitFor(async () => (await metric(metrics, 'search_fold_lag_documents')) === 0, 20_000);
+    expect(logged(RESTARTED).length).toBeGreaterThanOrEqual(1);
+    expect(await metric(metrics, 'search_folder_running')).toBe(1);
+    expect(await metric(metrics, 'search_folder_restarts_total')).toBeGreaterThanOrEqual(1);
+    expect(JSON.parse((await api.search({ q: 'item' })).text).numfound).toBe(4);
+  } finally {
+    await index.stop();
+  }
+  expect(await metric(metrics, 'search_folder_running')).toBe(0);
+});
