@@ -4,6 +4,7 @@ import {
   createPostgresIndex,
   type PostgresIndexOptions,
 } from '../src/index/postgres/postgres-index';
+import { createFolderSupervisor } from '../src/index/postgres/folder-supervisor';
 import { appWithCollection, useSearchDatabase } from './helpers/harness';
 import { client, docJson } from './helpers/requests';
 import { waitFor } from './outbox-fixtures';
@@ -21,7 +22,7 @@ const THREAD_SOURCES = path.join(__dirname, 'helpers', 'folder-thread-sources.js
 const DIED = 'search index folder died; restarting it';
 const RESTARTED = 'search index folder restarted';
 
-type LogLine = { level: number; msg: string; err?: string };
+type LogLine = { level: number; msg: string; err?: string; restartInMs?: number };
 
 /** An engine whose folder starts with start(), logging into `lines`, metrics into `metrics`. */
 function supervisedIndex(opts: PostgresIndexOptions = {}) {
@@ -122,4 +123,53 @@ test('When the folder loop on this thread fails, the cause is logged at error an
     await index.stop();
   }
   expect(await metric(metrics, 'search_folder_running')).toBe(0);
+});
+
+test('When the folder keeps dying, it is restarted after 1 s doubling to 30 s, and after 1 s again once a run lived a healthy minute', async () => {
+  jest.useFakeTimers({ now: 0 });
+  jest.spyOn(Math, 'random').mockReturnValue(0.5); // no jitter
+  try {
+    const launches: number[] = [];
+    const deaths: Array<(err: Error) => void> = [];
+    const lines: LogLine[] = [];
+    const supervisor = createFolderSupervisor({
+      logger: createLogger('search-service', 'info', {
+        write: (line: string) => void lines.push(JSON.parse(line) as LogLine),
+      }),
+      launch: () => {
+        launches.push(Date.now());
+        let die!: (err: Error) => void;
+        const ended = new Promise<void>((_, reject) => (die = reject));
+        deaths.push(die);
+        return { ended, stop: async () => die(new Error('stopped')) };
+      },
+    });
+    supervisor.start();
+    for (let i = 0; i < 7; i++) {
+      deaths.at(-1)!(new Error(`crash ${i}`));
+      await jest.advanceTimersByTimeAsync(30_000);
+    }
+    expect(launches).toHaveLength(8);
+    await jest.advanceTimersByTimeAsync(60_000); // the 8th run lives a minute
+    deaths.at(-1)!(new Error('crash after a healthy minute'));
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(launches).toHaveLength(9);
+    expect(lines.filter((l) => l.msg === DIED).map((l) => [l.err, l.restartInMs])).toEqual([
+      ['crash 0', 1000],
+      ['crash 1', 2000],
+      ['crash 2', 4000],
+      ['crash 3', 8000],
+      ['crash 4', 16000],
+      ['crash 5', 30000],
+      ['crash 6', 30000],
+      ['crash after a healthy minute', 1000],
+    ]);
+    await supervisor.stop();
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(launches).toHaveLength(9);
+    expect(supervisor.running()).toBe(false);
+  } finally {
+    jest.useRealTimers();
+    jest.restoreAllMocks();
+  }
 });
