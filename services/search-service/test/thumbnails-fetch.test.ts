@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { fetchImage, ImageFetchError, isPublicAddress } from '../src/thumbnails/fetch-image';
 import { rejectionOf } from './helpers/rejection';
 import { makeThumbnail, parseThumbnailBox } from '../src/thumbnails/resize';
-import { startImageServer, type ImageServer } from './thumbnails-image-server';
+import { startImageServer, startSilentServer, type ImageServer } from './thumbnails-image-server';
 
 let images: ImageServer;
 beforeAll(async () => {
@@ -133,6 +133,21 @@ describe('fetching originals', () => {
     expect(err.permanent).toBe(false);
     expect(err.message).toMatch(/timed out/);
     expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  test('When a server never answers, or never ends its body, the one timeout bounds the whole fetch', async () => {
+    const silent = await startSilentServer();
+    try {
+      for (const url of [`${silent.url}/a.jpg`, `${images.url}/trickle.jpg`]) {
+        const started = Date.now();
+        const err = await fetchError(fetchImage(url, { ...open, timeoutMs: 400 }));
+        expect([url, err.permanent, err.message]).toEqual([url, false, 'image fetch timed out']);
+        expect(Date.now() - started).toBeLessThan(1500);
+      }
+      expect(silent.connections()).toBe(1);
+    } finally {
+      await silent.close();
+    }
   });
 
   test('When the server answers 404 the failure is permanent; 503 is transient', async () => {

@@ -1,11 +1,11 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import sharp from 'sharp';
 
 /**
  * A local image server for thumbnail tests (loopback only): sharp-generated originals in
- * several formats, a huge one, oversized bodies, a non-image, a slow answer, failures and
- * redirects. `hits` counts requests per path.
+ * several formats, a huge one, oversized bodies, a non-image, a slow answer, a body that never
+ * ends, failures and redirects. `hits` counts requests per path.
  */
 export interface ImageServer {
   url: string;
@@ -49,7 +49,7 @@ export async function startImageServer(): Promise<ImageServer> {
   };
   const hits = new Map<string, number>();
   const failures = new Map<string, number>();
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<net.Socket>();
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://images');
@@ -92,6 +92,13 @@ export async function startImageServer(): Promise<ImageServer> {
       ).unref();
       return;
     }
+    if (path === '/trickle.jpg') {
+      // headers at once, then a byte every 100 ms, never the end
+      res.writeHead(200, { 'content-type': 'image/jpeg' });
+      const timer = setInterval(() => res.write(Buffer.alloc(1)), 100);
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
     if (path === '/missing.jpg') {
       res.writeHead(404).end('no');
       return;
@@ -120,6 +127,35 @@ export async function startImageServer(): Promise<ImageServer> {
     port,
     hits,
     failures,
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A server that accepts connections and never answers (its sockets stay open until close). */
+export interface SilentServer {
+  url: string;
+  /** connections accepted so far */
+  connections(): number;
+  close(): Promise<void>;
+}
+
+export async function startSilentServer(): Promise<SilentServer> {
+  const sockets = new Set<net.Socket>();
+  let accepted = 0;
+  const server = net.createServer((s) => {
+    accepted++;
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    s.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    connections: () => accepted,
     async close() {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
