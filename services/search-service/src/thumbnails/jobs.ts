@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Queryable } from '@hub/service-kit';
+import { asIs, inTransaction, type Queryable } from '@hub/service-kit';
 import type { DocumentChange } from '../index/search-index';
 import type { makeThumbnail } from './resize';
 
@@ -90,27 +90,72 @@ export async function dropCollectionJobs(tx: pg.PoolClient, collectionId: string
   await tx.query(`DELETE FROM thumbnails WHERE collection_id = $1`, [collectionId]);
 }
 
-/** Up to `n` due jobs (any, with ignoreBackoff), each taken for `leaseMs`. */
-export async function claimJobs(
-  db: Queryable,
-  n: number,
-  leaseMs: number,
-  ignoreBackoff: boolean,
-): Promise<Job[]> {
-  const due = ignoreBackoff ? 'true' : 'next_attempt_at <= clock_timestamp()';
-  const r = await db.query<Job>(
-    `UPDATE thumbnail_jobs j
-        SET attempts = j.attempts + 1,
-            next_attempt_at = clock_timestamp() + make_interval(secs => $2::float8 / 1000)
-      WHERE j.id IN (
-        SELECT id FROM thumbnail_jobs
-         WHERE done_at IS NULL AND ${due}
-         ORDER BY id LIMIT $1
-         FOR UPDATE SKIP LOCKED)
-      RETURNING j.id::text, j.collection_id, j.doc_id::text, j.version::text, j.image_url, j.attempts`,
-    [n, leaseMs],
-  );
-  return r.rows;
+/** pg_advisory_xact_lock(class, 0): one claim at a time, across instances */
+const CLAIM_LOCK = 0x7401;
+
+export interface ClaimOptions {
+  /** jobs claimed at most */
+  n: number;
+  leaseMs: number;
+  /** any pending job counts as due (drain) */
+  ignoreBackoff: boolean;
+  /** jobs one collection may have in flight at once, across instances */
+  perCollection: number;
+}
+
+/**
+ * Up to `n` due jobs, each taken for `leaseMs`, claimed fairly: the collections with due jobs
+ * take turns, the one served least recently (its newest claimed_at) first, and within a
+ * collection the job due longest first; a collection never has more than `perCollection` jobs
+ * in flight (leased_until in the future). Claims take turns on an advisory lock, so the count
+ * of jobs in flight each one reads is exact across instances. Only the chosen jobs are locked
+ * (SKIP LOCKED: a job a write is cancelling right now is left for a later claim).
+ */
+export function claimJobs(pool: pg.Pool, opts: ClaimOptions): Promise<Job[]> {
+  const due = opts.ignoreBackoff ? 'true' : 'j.next_attempt_at <= clock_timestamp()';
+  return inTransaction(pool, asIs, async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(${CLAIM_LOCK}, 0)`);
+    const r = await tx.query<Job>(
+      `WITH RECURSIVE pending AS (
+         (SELECT collection_id FROM thumbnail_jobs WHERE done_at IS NULL ORDER BY collection_id LIMIT 1)
+         UNION ALL
+         SELECT (SELECT j.collection_id FROM thumbnail_jobs j
+                  WHERE j.done_at IS NULL AND j.collection_id > p.collection_id
+                  ORDER BY j.collection_id LIMIT 1)
+           FROM pending p WHERE p.collection_id IS NOT NULL
+       ), turns AS (
+         SELECT p.collection_id,
+                $3::int - (SELECT count(*) FROM thumbnail_jobs f
+                            WHERE f.collection_id = p.collection_id AND f.done_at IS NULL
+                              AND f.leased_until > clock_timestamp()) AS room,
+                (SELECT max(s.claimed_at) FROM thumbnail_jobs s
+                  WHERE s.collection_id = p.collection_id AND s.claimed_at IS NOT NULL) AS served_at
+           FROM pending p WHERE p.collection_id IS NOT NULL
+       ), picked AS (
+         SELECT c.id, t.collection_id, t.served_at,
+                row_number() OVER (PARTITION BY t.collection_id ORDER BY c.next_attempt_at, c.id) AS turn
+           FROM turns t CROSS JOIN LATERAL (
+             SELECT j.id, j.next_attempt_at FROM thumbnail_jobs j
+              WHERE j.collection_id = t.collection_id AND j.done_at IS NULL AND ${due}
+              ORDER BY j.next_attempt_at, j.id LIMIT least(t.room, $1)) c
+          WHERE t.room > 0
+       ), chosen AS (
+         SELECT id FROM picked ORDER BY turn, served_at NULLS FIRST, collection_id LIMIT $1
+       ), locked AS (
+         SELECT j.id FROM thumbnail_jobs j
+          WHERE j.id IN (SELECT id FROM chosen) AND j.done_at IS NULL AND ${due}
+            FOR UPDATE SKIP LOCKED
+       )
+       UPDATE thumbnail_jobs j
+          SET attempts = j.attempts + 1, claimed_at = clock_timestamp(),
+              leased_until = clock_timestamp() + make_interval(secs => $2::float8 / 1000),
+              next_attempt_at = clock_timestamp() + make_interval(secs => $2::float8 / 1000)
+         FROM locked WHERE j.id = locked.id
+       RETURNING j.id::text, j.collection_id, j.doc_id::text, j.version::text, j.image_url, j.attempts`,
+      [opts.n, opts.leaseMs, opts.perCollection],
+    );
+    return r.rows;
+  });
 }
 
 /**
@@ -169,7 +214,7 @@ export async function giveUpJob(db: Queryable, job: Job, error: string): Promise
   );
 }
 
-/** The job is tried again after `delayMs`. */
+/** The job is tried again after `delayMs` (and is no longer in flight). */
 export async function retryJobLater(
   db: Queryable,
   job: Job,
@@ -178,7 +223,7 @@ export async function retryJobLater(
 ): Promise<void> {
   await db.query(
     `UPDATE thumbnail_jobs SET next_attempt_at = clock_timestamp() + make_interval(secs => $2::float8 / 1000),
-            last_error = $3
+            leased_until = NULL, last_error = $3
       WHERE id = $1 AND done_at IS NULL`,
     [job.id, delayMs, error],
   );

@@ -51,6 +51,12 @@ export interface ThumbnailWorkerOptions {
   baseBackoffMs?: number;
   /** jobs processed at once per instance (default 2; resizing is CPU work) */
   concurrency?: number;
+  /**
+   * jobs one collection may have in flight at once across all instances (default 1): keep it
+   * below the loops of all instances together, so a collection whose originals never answer
+   * always leaves a worker to the others
+   */
+  maxJobsPerCollection?: number;
   /** poll fallback when no NOTIFY arrives (default 1000 ms) */
   pollIntervalMs?: number;
   /** test seam: overrides the address check of every hop (default: see allowPrivateNetworks) */
@@ -70,7 +76,8 @@ export interface ThumbnailWorker {
  * The thumbnail worker: `concurrency` loops, each claiming one job at a time (so a slow
  * original holds up only its loop), fetching the original safely, resizing it into the
  * collection's box and storing it; a failure is retried with backoff, then given up (the
- * document is unaffected).
+ * document is unaffected). Claims are fair (claimJobs): collections take turns and one holds
+ * at most `maxJobsPerCollection` jobs at once, so its slow originals never take every loop.
  */
 export function createThumbnailWorker(opts: ThumbnailWorkerOptions): ThumbnailWorker {
   const {
@@ -80,6 +87,7 @@ export function createThumbnailWorker(opts: ThumbnailWorkerOptions): ThumbnailWo
     maxAttempts = 4,
     baseBackoffMs = 2000,
     concurrency = 2,
+    maxJobsPerCollection = 1,
   } = opts;
   // a claimed job is the worker's until the lease ends; a dead worker's job comes back then
   const leaseMs = fetchTimeoutMs + 60_000;
@@ -154,15 +162,18 @@ export function createThumbnailWorker(opts: ThumbnailWorkerOptions): ThumbnailWo
     }
   }
 
+  const claim = (n: number, ignoreBackoff: boolean) =>
+    claimJobs(pool, { n, leaseMs, ignoreBackoff, perCollection: maxJobsPerCollection });
+
   async function runOnce(o: { ignoreBackoff?: boolean } = {}): Promise<number> {
-    const jobs = await claimJobs(pool, concurrency, leaseMs, o.ignoreBackoff ?? false);
+    const jobs = await claim(concurrency, o.ignoreBackoff ?? false);
     await Promise.all(jobs.map(processJob));
     return jobs.length;
   }
 
   const loop = createWorkerLoop({
     async step() {
-      const jobs = await claimJobs(pool, 1, leaseMs, false);
+      const jobs = await claim(1, false);
       for (const job of jobs) await processJob(job);
       return jobs.length > 0;
     },

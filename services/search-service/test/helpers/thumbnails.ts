@@ -1,4 +1,5 @@
 import express from 'express';
+import type pg from 'pg';
 import type { TestDatabase } from '@hub/testing';
 import {
   createThumbnailService,
@@ -87,4 +88,14 @@ export function useThumbnailTest(opened: (t: ThumbnailTest) => void) {
       return (await service.resultFields(cid, [String(docId)])).get(String(docId));
     },
   };
+}
+
+/** The jobs of a collection a worker holds right now (leased, not done). */
+export async function jobsInFlight(pool: pg.Pool, collectionId: string): Promise<number> {
+  const r = await pool.query(
+    `SELECT count(*)::int AS n FROM thumbnail_jobs
+      WHERE collection_id = $1 AND done_at IS NULL AND leased_until > clock_timestamp()`,
+    [collectionId],
+  );
+  return r.rows[0].n;
 }
