@@ -35,6 +35,8 @@ export function composeService(deps: {
     allowPrivateNetworks: config.thumbnailAllowPrivateNetworks,
     fetchTimeoutMs: config.thumbnailFetchTimeoutMs,
     maxBytes: config.thumbnailMaxBytes,
+    concurrency: config.thumbnailConcurrency,
+    maxJobsPerCollection: config.thumbnailMaxJobsPerCollection,
     metrics,
   });
   const app = createApp({

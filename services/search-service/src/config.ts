@@ -51,6 +51,10 @@ export interface SearchConfig {
   thumbnailAllowPrivateNetworks: boolean;
   thumbnailFetchTimeoutMs: number;
   thumbnailMaxBytes: number;
+  /** thumbnail jobs processed at once by this instance */
+  thumbnailConcurrency: number;
+  /** thumbnail jobs one collection may have in flight at once, across all instances */
+  thumbnailMaxJobsPerCollection: number;
 }
 
 /** The path part of a public address: routes are mounted under it ('' for the root). */
@@ -135,6 +139,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SearchConfig {
       default: 10 * 1024 * 1024,
       min: 1024,
       max: 100 * 1024 * 1024,
+    }),
+    thumbnailConcurrency: r.int('THUMBNAIL_CONCURRENCY', { default: 2, min: 1, max: 64 }),
+    thumbnailMaxJobsPerCollection: r.int('THUMBNAIL_MAX_JOBS_PER_COLLECTION', {
+      default: 1,
+      min: 1,
+      max: 1000,
     }),
   };
   if (config.adminToken && config.adminToken.length < 16) {
