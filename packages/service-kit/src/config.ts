@@ -1,6 +1,10 @@
 /**
  * Environment → typed settings. Every reader records its problem instead of throwing,
  * so `done()` can report every bad or missing setting in one message.
+ *
+ * Secrets (`secret`, `optionalSecret`, the password of `postgresUrl`) are never echoed in a
+ * problem, and a placeholder is refused (`isPlaceholderSecret`): the values the example env
+ * files ship are public, so a service started with one would trust anyone.
  */
 export class ConfigError extends Error {
   constructor(
@@ -13,6 +17,20 @@ export class ConfigError extends Error {
 }
 
 type Opt<T> = { default?: T; required?: boolean };
+
+/**
+ * The placeholder rule, the one statement of it: a secret is a placeholder when it contains
+ * "change-me" in any case or spelling ("changeme", "change_me", "change me"; what
+ * infra/production/*.env.example ship), or is written the way the docs stand in for a value:
+ * "<NAME>", "..." or "…".
+ */
+export function isPlaceholderSecret(value: string): boolean {
+  const v = value.trim();
+  return /change[-_ .]?me/i.test(v) || /^<[^<>]*>$/.test(v) || /^(\.{3}|…)$/.test(v);
+}
+
+const placeholderProblem = (name: string) =>
+  `${name} is a placeholder from an example file: set a secret of your own (e.g. openssl rand -hex 32)`;
 
 export class ConfigReader {
   readonly problems: string[] = [];
@@ -33,6 +51,33 @@ export class ConfigReader {
 
   optionalString(name: string): string | undefined {
     return this.raw(name);
+  }
+
+  /** A secret setting (token, key, password); a placeholder is a problem. */
+  secret(name: string, opt: Opt<string> = {}): string {
+    const v = this.string(name, opt);
+    if (v && isPlaceholderSecret(v)) this.problems.push(placeholderProblem(name));
+    return v;
+  }
+
+  optionalSecret(name: string): string | undefined {
+    return this.secret(name, { required: false }) || undefined;
+  }
+
+  /**
+   * A PostgreSQL connection URL (postgres: or postgresql:); a placeholder password, in the
+   * user-info part (URL-encoded or not) or as ?password=, is a problem.
+   */
+  postgresUrl(name: string, opt: Opt<string> = {}): string {
+    const v = this.url(name, { ...opt, protocols: ['postgres', 'postgresql'] });
+    if (!URL.canParse(v)) return v;
+    const u = new URL(v);
+    const passwords = [safeDecode(u.password), u.searchParams.get('password') ?? ''];
+    if (passwords.some((p) => p && isPlaceholderSecret(p)))
+      this.problems.push(
+        `${name} has a placeholder password from an example file: set the database user's real password`,
+      );
+    return v;
   }
 
   int(name: string, opt: Opt<number> & { min?: number; max?: number } = {}): number {
@@ -92,5 +137,13 @@ export class ConfigReader {
 
   done(service: string): void {
     if (this.problems.length) throw new ConfigError(service, this.problems);
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
 }
