@@ -7,3 +7,4 @@ export * from './docs-tests';
 export * from './listen';
 export * from './client-readme';
 export * from './layering';
+export * from './production-env';

@@ -67,7 +67,7 @@ const EMAIL = /^[^\s@()<>]+@[^\s@()<>]+$/;
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): FeedConfig {
   const r = new ConfigReader(env);
   const port = r.int('PORT', { default: 8080, min: 0, max: 65535 });
-  const databaseUrl = r.url('DATABASE_URL', { protocols: ['postgres', 'postgresql'] });
+  const databaseUrl = r.postgresUrl('DATABASE_URL');
   const logLevel = r.oneOf(
     'LOG_LEVEL',
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
@@ -163,7 +163,7 @@ export function algorithmsForKey(key: KeyObject): JwtAlgorithm[] {
 }
 
 function readJwt(r: ConfigReader): JwtConfig {
-  const secret = r.optionalString('FEED_JWT_SECRET');
+  const secret = r.optionalSecret('FEED_JWT_SECRET');
   const publicPem = r.optionalString('FEED_JWT_PUBLIC_KEY');
   let key: KeyObject | undefined;
   if (secret !== undefined && publicPem !== undefined) {

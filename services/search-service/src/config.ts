@@ -70,14 +70,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SearchConfig {
   const baseUrl = r.url('SEARCH_BASE_URL', { default: local, protocols: ['http', 'https'] });
   const config: SearchConfig = {
     port,
-    databaseUrl: r.url('DATABASE_URL', { protocols: ['postgres', 'postgresql'] }),
+    databaseUrl: r.postgresUrl('DATABASE_URL'),
     logLevel: r.oneOf(
       'LOG_LEVEL',
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
       'info',
     ),
     databasePoolSize: r.int('SEARCH_DB_POOL_SIZE', { default: 20, min: 2, max: 500 }),
-    adminToken: r.string('SEARCH_ADMIN_TOKEN'),
+    adminToken: r.secret('SEARCH_ADMIN_TOKEN'),
     baseUrl,
     searchUrl: r.url('SEARCH_URL', { default: baseUrl, protocols: ['http', 'https'] }),
     thumbnailUrl: r.url('THUMBNAIL_URL', {
@@ -121,7 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SearchConfig {
     foldMaxDelayMs: r.int('SEARCH_FOLD_MAX_DELAY_MS', { default: 1000, min: 0, max: 600_000 }),
     runFolder: r.bool('SEARCH_RUN_FOLDER', true),
     meiliUrl: r.url('MEILI_URL', { required: false, protocols: ['http', 'https'] }),
-    meiliApiKey: r.optionalString('MEILI_API_KEY'),
+    meiliApiKey: r.optionalSecret('MEILI_API_KEY'),
     meiliIndex: r.string('MEILI_INDEX', { default: 'documents' }),
     meiliMaxLagSeconds: r.int('MEILI_MAX_LAG_SECONDS', { default: 60, min: 1, max: 86_400 }),
     meiliMaxTotalHits: r.int('MEILI_MAX_TOTAL_HITS', {
