@@ -3,8 +3,14 @@
 //  - as root, Postgres refuses to run: we let the library create a `postgres` user;
 //  - after a kill -9 of Node the old postmaster keeps running and a second start()
 //    rejects with `undefined`: we stop a stale postmaster found in postmaster.pid first;
-//  - the port is chosen free at every start, never 5432.
-// startTemporaryPostgres: one in a new temporary folder, for one run (the benches).
+//  - the port is chosen free at every start, never 5432;
+//  - the superuser's password is random unless the caller gives one (the launcher keeps its
+//    own in .data/dev-credentials.json); a cluster made with one of `formerPasswords` gets the
+//    given password at start (ALTER ROLE), so clusters made before passwords were random
+//    (`postgres`, FORMER_DEV_PASSWORD) keep working.
+// startTemporaryPostgres: one in a new temporary folder, for one run (the test harness, the
+// benches), always with a random password.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -40,15 +46,76 @@ async function stopStalePostmaster(dataDir, log) {
   fs.rmSync(pidFile, { force: true });
 }
 
+/** The superuser password of every cluster made before passwords were random. */
+export const FORMER_DEV_PASSWORD = 'postgres';
+
+/** A superuser password: 48 hex characters (URL-safe, so it goes into URLs as it is). */
+export const randomPassword = () => crypto.randomBytes(24).toString('hex');
+
+/** A connection as the superuser, or the error PostgreSQL gave. */
+async function connectAs(port, password) {
+  const client = new pg.Client({
+    host: '127.0.0.1',
+    port,
+    user: 'postgres',
+    password,
+    database: 'postgres',
+  });
+  await client.connect();
+  return client;
+}
+
+const wrongPassword = (err) => err?.code === '28P01'; // invalid_password
+
 /**
- * Start (initialising on first use) an embedded server in dataDir.
+ * An existing cluster that refuses `password` but takes one of `formerPasswords` gets
+ * `password` (ALTER ROLE). Any other failure is thrown.
+ */
+async function adoptPassword({ port, password, formerPasswords, dataDir, log }) {
+  try {
+    await (await connectAs(port, password)).end();
+    return;
+  } catch (err) {
+    if (!wrongPassword(err)) throw err;
+  }
+  for (const former of formerPasswords) {
+    let client;
+    try {
+      client = await connectAs(port, former);
+    } catch (err) {
+      if (wrongPassword(err)) continue;
+      throw err;
+    }
+    try {
+      await client.query(`ALTER ROLE postgres PASSWORD ${client.escapeLiteral(password)}`);
+    } finally {
+      await client.end();
+    }
+    log(`the PostgreSQL in ${dataDir} had a former well-known password: now the stored random one`);
+    return;
+  }
+  throw new Error(
+    `the PostgreSQL in ${dataDir} refuses its password (delete that folder to start afresh)`,
+  );
+}
+
+/**
+ * Start (initialising on first use) an embedded server in dataDir, whose superuser `postgres`
+ * has `password` (random when not given; see adoptPassword for `formerPasswords`).
  * Returns { url(database), port, stop() }.
  */
-export async function startEmbeddedPostgres({ dataDir, port, persistent = true, log = () => {} }) {
+export async function startEmbeddedPostgres({
+  dataDir,
+  port,
+  persistent = true,
+  password = randomPassword(),
+  formerPasswords = [],
+  log = () => {},
+}) {
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
   await stopStalePostmaster(dataDir, log);
   const chosenPort = port ?? (await freePort());
-  const password = 'postgres';
+  const recent = []; // PostgreSQL's last log lines, for the error when it does not start
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: chosenPort,
@@ -57,10 +124,14 @@ export async function startEmbeddedPostgres({ dataDir, port, persistent = true, 
     persistent,
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: ['-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1'],
-    onLog: () => {},
+    onLog: (text) => {
+      recent.push(text.trim());
+      if (recent.length > 20) recent.shift();
+    },
     onError: (e) => log(String(e)),
   });
-  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
+  const existed = fs.existsSync(path.join(dataDir, 'PG_VERSION'));
+  if (!existed) {
     fs.rmSync(dataDir, { recursive: true, force: true });
     await server.initialise();
   }
@@ -68,9 +139,17 @@ export async function startEmbeddedPostgres({ dataDir, port, persistent = true, 
     await server.start();
   } catch (err) {
     throw new Error(
-      `embedded PostgreSQL did not start in ${dataDir}: ${err ?? 'it exited early'}`,
+      `embedded PostgreSQL did not start in ${dataDir}: ${err ?? 'it exited early'}\n${recent.join('\n')}`,
       { cause: err },
     );
+  }
+  if (existed) {
+    try {
+      await adoptPassword({ port: chosenPort, password, formerPasswords, dataDir, log });
+    } catch (err) {
+      await server.stop().catch(() => {});
+      throw err;
+    }
   }
   const url = (db) => `postgres://postgres:${password}@127.0.0.1:${chosenPort}/${db}`;
   return {

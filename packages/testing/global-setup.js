@@ -1,6 +1,7 @@
 // Jest global setup for every package: a real PostgreSQL for the whole run.
 // DATABASE_URL set → use that server (CI, developers with Postgres); otherwise start one
-// embedded server for this run, in a temporary folder that teardown removes.
+// embedded server for this run, in a temporary folder that teardown removes, with a random
+// superuser password (in TEST_ADMIN_DATABASE_URL only; nothing else needs it).
 const os = require('node:os');
 const path = require('node:path');
 const fs = require('node:fs');
