@@ -1,24 +1,25 @@
 #!/usr/bin/env node
 // Developer launcher (`pnpm start`): both services on one machine with nothing installed.
 //  - DATABASE_URL unset → an embedded PostgreSQL (data kept in .data/postgres between runs)
-//    with one database per service; set → both services use that server.
+//    with one database per service and a random superuser password (kept in
+//    .data/dev-credentials.json); set → both services use that server.
 //  - feed-service on FEED_PORT (8080), search-service on SEARCH_PORT (8081), both listening on
 //    127.0.0.1 only (the printed dev credentials work for anyone who can reach them); set HOST
 //    (e.g. HOST=0.0.0.0) to listen elsewhere.
 //  - FEED_JWT_SECRET and SEARCH_ADMIN_TOKEN pass through, or dev values are generated once
-//    and kept in .data/dev-credentials.json; a feed token and a search collection are
-//    prepared and printed.
+//    and kept in .data/dev-credentials.json (mode 0600 in .data/ of 0700, set at every start);
+//    a feed token and a search collection are prepared and printed.
 //  - Ctrl-C / SIGTERM stops the services and the database. A run killed with -9 leaves
 //    processes behind; the next run finds them through .data/launcher.json and stops them.
 // Its parts are in lib/: state (.data/, the previous run), credentials, services, banner.
 import path from 'node:path';
-import { startEmbeddedPostgres } from './embedded-postgres.mjs';
 import { printBanner } from './lib/banner.mjs';
 import {
   loadCredentials,
   mintFeedToken,
   prepareSearchCollection,
   saveCredentials,
+  startDevPostgres,
 } from './lib/credentials.mjs';
 import {
   bindAddress,
@@ -29,7 +30,6 @@ import {
 } from './lib/services.mjs';
 import {
   cleanUpPreviousRun,
-  dataDir,
   makeDataDir,
   removeState,
   root,
@@ -76,16 +76,15 @@ async function main() {
   let feedDb = process.env.FEED_DATABASE_URL ?? process.env.DATABASE_URL;
   let searchDb = process.env.SEARCH_DATABASE_URL ?? process.env.DATABASE_URL;
   writeState([]);
+  const creds = loadCredentials();
   if (!feedDb || !searchDb) {
     say('DATABASE_URL not set: starting an embedded PostgreSQL (data in .data/postgres)');
-    pgServer = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), log: say });
+    pgServer = await startDevPostgres(creds, { log: say });
     await pgServer.ensureDatabase('feed');
     await pgServer.ensureDatabase('search');
     feedDb ??= pgServer.url('feed');
     searchDb ??= pgServer.url('search');
   }
-  const creds = loadCredentials();
-  saveCredentials(creds);
   const { host, local } = bindAddress();
   const feedUrl = `http://${local}:${feedPort}`;
   const searchUrl = `http://${local}:${searchPort}`;
@@ -116,7 +115,14 @@ async function main() {
   } catch (e) {
     say(`could not prepare a search collection: ${e.message}`);
   }
-  printBanner({ feedUrl, searchUrl, host, feedToken, creds });
+  printBanner({
+    feedUrl,
+    searchUrl,
+    host,
+    feedToken,
+    creds,
+    embeddedDb: pgServer?.url('postgres'),
+  });
 }
 
 main().catch((err) => {

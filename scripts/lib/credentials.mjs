@@ -1,18 +1,30 @@
 // The dev credentials: the feed's JWT secret and the search admin token (from the
-// environment, or generated once and kept in .data/dev-credentials.json), a feed token minted
-// with the feed's token CLI, and a search collection created through the admin API.
+// environment, or generated once), the embedded PostgreSQL's superuser password (generated
+// once), all kept in .data/dev-credentials.json (mode 0600, set at every start); a feed token
+// minted with the feed's token CLI, and a search collection created through the admin API.
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import {
+  FORMER_DEV_PASSWORD,
+  randomPassword,
+  startEmbeddedPostgres,
+} from '../embedded-postgres.mjs';
 import { dataDir, root } from './state.mjs';
 
-const credsFile = path.join(dataDir, 'dev-credentials.json');
+export const credentialsFile = (dir = dataDir) => path.join(dir, 'dev-credentials.json');
 
-export function loadCredentials() {
+/**
+ * The credentials in dir (.data/), at every start: the file is set to mode 0600 before it is
+ * read (whatever it was), missing secrets are generated, and the result is saved at once.
+ */
+export function loadCredentials(dir = dataDir) {
+  const file = credentialsFile(dir);
   let saved = {};
   try {
-    saved = JSON.parse(fs.readFileSync(credsFile, 'utf8'));
+    fs.chmodSync(file, 0o600);
+    saved = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch {
     /* first run */
   }
@@ -23,13 +35,38 @@ export function loadCredentials() {
       process.env.SEARCH_ADMIN_TOKEN ??
       saved.searchAdminToken ??
       crypto.randomBytes(24).toString('hex'),
+    postgresPassword: saved.postgresPassword,
     collection: saved.collection,
   };
+  saveCredentials(creds, dir);
   return creds;
 }
 
-export function saveCredentials(creds) {
-  fs.writeFileSync(credsFile, JSON.stringify(creds, null, 2), { mode: 0o600 });
+/** Replaces the file with one of mode 0600 (written beside it, then renamed over it). */
+export function saveCredentials(creds, dir = dataDir) {
+  const file = credentialsFile(dir);
+  const next = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(next, JSON.stringify(creds, null, 2), { mode: 0o600 });
+  fs.chmodSync(next, 0o600); // a file left by an earlier run keeps its mode on write
+  fs.renameSync(next, file);
+}
+
+/**
+ * The launcher's embedded PostgreSQL in dir/postgres; its superuser password is
+ * creds.postgresPassword, generated and saved before first use. A cluster made when the
+ * password was `postgres` is given the stored one at this start.
+ */
+export async function startDevPostgres(creds, { dir = dataDir, log }) {
+  if (!creds.postgresPassword) {
+    creds.postgresPassword = randomPassword();
+    saveCredentials(creds, dir);
+  }
+  return startEmbeddedPostgres({
+    dataDir: path.join(dir, 'postgres'),
+    password: creds.postgresPassword,
+    formerPasswords: [FORMER_DEV_PASSWORD],
+    log,
+  });
 }
 
 /** The saved collection if the service still has it, else a new one. */

@@ -11,10 +11,14 @@ const stateFile = path.join(dataDir, 'launcher.json');
 
 export const say = (msg) => process.stdout.write(`[launcher] ${msg}\n`);
 
-/** .data/ (kept between runs), readable by the embedded PostgreSQL's user. */
-export function makeDataDir() {
-  fs.mkdirSync(dataDir, { recursive: true });
-  fs.chmodSync(dataDir, 0o755);
+/**
+ * .data/ (kept between runs), set to mode 0700 at every start: only its owner lists or reads
+ * it. As root, 0711: the embedded PostgreSQL runs as the user `postgres`, which must reach
+ * .data/postgres (it still cannot list .data/, and dev-credentials.json is 0600).
+ */
+export function makeDataDir(dir = dataDir) {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.chmodSync(dir, process.getuid?.() === 0 ? 0o711 : 0o700);
 }
 
 /** Writes down this launcher and the pids of its services. */
