@@ -69,7 +69,7 @@ export class ConfigReader {
    * user-info part (URL-encoded or not) or as ?password=, is a problem.
    */
   postgresUrl(name: string, opt: Opt<string> = {}): string {
-    const v = this.url(name, { ...opt, protocols: ['postgres', 'postgresql'] });
+    const v = this.url(name, { ...opt, protocols: ['postgres', 'postgresql'], secret: true });
     if (!URL.canParse(v)) return v;
     const u = new URL(v);
     const passwords = [safeDecode(u.password), u.searchParams.get('password') ?? ''];
@@ -108,16 +108,18 @@ export class ConfigReader {
     return def;
   }
 
-  url(name: string, opt: Opt<string> & { protocols?: string[] } = {}): string {
+  /** An absolute URL; with `secret`, a problem never shows the value (it may hold a password). */
+  url(name: string, opt: Opt<string> & { protocols?: string[]; secret?: boolean } = {}): string {
     const v = this.string(name, opt);
     if (!v) return v;
+    const got = opt.secret ? '' : ` (got "${v}")`;
     try {
       const u = new URL(v);
       if (opt.protocols && !opt.protocols.includes(u.protocol.replace(/:$/, ''))) {
-        this.problems.push(`${name} must use ${opt.protocols.join(' or ')} (got "${v}")`);
+        this.problems.push(`${name} must use ${opt.protocols.join(' or ')}${got}`);
       }
     } catch {
-      this.problems.push(`${name} must be an absolute URL (got "${v}")`);
+      this.problems.push(`${name} must be an absolute URL${got}`);
     }
     return v.replace(/\/+$/, '');
   }

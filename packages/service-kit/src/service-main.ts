@@ -53,7 +53,7 @@ export function runService<C extends { databaseUrl: string; port: number }>(opts
 export function runMigrateCommand(service: string, migrations: ServiceMigrations): void {
   const migrate = async () => {
     const reader = new ConfigReader();
-    const databaseUrl = reader.url('DATABASE_URL', { protocols: ['postgres', 'postgresql'] });
+    const databaseUrl = reader.postgresUrl('DATABASE_URL');
     reader.done(`${service} migrate`);
     const logger = createLogger(service);
     await runMigrations({ databaseUrl, ...migrations, logger });

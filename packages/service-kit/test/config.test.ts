@@ -90,5 +90,15 @@ test('When a PostgreSQL URL has a real password or none, the reader accepts it',
   expect(r.problems).toEqual([]);
   const wrong = new ConfigReader({ A: 'mysql://x' });
   wrong.postgresUrl('A');
-  expect(wrong.problems).toEqual(['A must use postgres or postgresql (got "mysql://x")']);
+  expect(wrong.problems).toEqual(['A must use postgres or postgresql']);
+});
+
+test('When a PostgreSQL URL is malformed, the problem names the setting but never shows the value (it may hold a password)', () => {
+  const r = new ConfigReader({
+    A: 'postgres://app:s3cret-pass@[db/x',
+    B: 'mysql://app:s3cret-pass@db/x',
+  });
+  r.postgresUrl('A');
+  r.postgresUrl('B');
+  expect(r.problems).toEqual(['A must be an absolute URL', 'B must use postgres or postgresql']);
 });

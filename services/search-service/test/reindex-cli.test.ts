@@ -83,6 +83,27 @@ describe('arguments', () => {
   );
 });
 
+test('When MEILI_API_KEY or the database password is a placeholder of an example file, reindex refuses to start with exit status 2', async () => {
+  const err: string[] = [];
+  const code = await runReindexCli(
+    [],
+    {
+      DATABASE_URL: 'postgresql://search_app:change-me@127.0.0.1:5432/search',
+      MEILI_URL: stub.url,
+      MEILI_API_KEY: 'change-me-dedicated-meilisearch-key',
+    },
+    { out: () => undefined, err: (t) => err.push(t) },
+    { logger: silentLogger },
+  );
+  expect(code).toBe(2);
+  expect(err.join('\n')).toContain(
+    "DATABASE_URL has a placeholder password from an example file: set the database user's real password",
+  );
+  expect(err.join('\n')).toContain('MEILI_API_KEY is a placeholder from an example file');
+  expect(err.join('\n')).not.toContain('change-me');
+  expect(stub.requests).toEqual([]);
+});
+
 describe('progress', () => {
   test.each([
     ['queued', 1500, 6000, 3000, 'reindex: queued 1500/6000 (25 %), 500/s, ETA 9 s'],

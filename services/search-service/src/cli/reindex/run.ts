@@ -39,6 +39,7 @@ export async function runReindexCli(
   let args: ReindexArgs;
   let databaseUrl: string;
   let meiliUrl: string;
+  let meiliApiKey: string | undefined;
   try {
     args = parseReindexArgs(argv);
     if (args.help) {
@@ -46,8 +47,9 @@ export async function runReindexCli(
       return EXIT.ok;
     }
     const r = new ConfigReader(env);
-    databaseUrl = r.url('DATABASE_URL', { protocols: ['postgres', 'postgresql'] });
+    databaseUrl = r.postgresUrl('DATABASE_URL');
     meiliUrl = r.url('MEILI_URL', { protocols: ['http', 'https'] });
+    meiliApiKey = r.optionalSecret('MEILI_API_KEY');
     r.done('search-service reindex');
   } catch (err) {
     if (err instanceof UsageError) {
@@ -68,7 +70,7 @@ export async function runReindexCli(
   const engine = createMeilisearchIndex({
     pool,
     url: meiliUrl,
-    apiKey: env.MEILI_API_KEY || undefined,
+    apiKey: meiliApiKey,
     indexUid: env.MEILI_INDEX || undefined,
     logger,
     runRelay: false,
