@@ -104,13 +104,21 @@ export function createCollectionRoutes(deps: CollectionAdminDeps): CollectionRou
       res.json({ collection_id: id, apikey });
     },
 
-    /** The collection with its documents, engine and thumbnail rows, and call counters. */
+    /**
+     * The collection with its documents, engine and thumbnail rows, and call counters, in one
+     * transaction: the engine's folder and merger of it end first; deleting the collection row
+     * then waits for every write of it under way (a write holds its document or a key share
+     * of the collection row) and makes later ones fail; only then do the engine and the
+     * thumbnails drop what they keep, so they see all those writes and nothing comes after.
+     */
     async remove(req, res) {
       const id = collectionIdOf(req);
       const deleted = await inTransaction(deps.pool, asIs, async (tx) => {
+        await deps.index.holdCollection?.(tx, id);
+        if (!(await deleteCollection(tx, id))) return false;
         await deps.index.dropCollection?.(tx, id);
         await deps.thumbnails.dropCollection?.(tx, id);
-        return deleteCollection(tx, id);
+        return true;
       });
       if (!deleted) throw new AdminError(404, 'collection not found');
       deps.collections.evict(id);

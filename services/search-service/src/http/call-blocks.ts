@@ -46,7 +46,9 @@ export async function reserveCalls(
   return { granted: Number(rows[0]!.granted), calls: Number(rows[0]!.calls) };
 }
 
-const SETTLE = `INSERT INTO api_calls AS a (collection_id, window_start, calls) VALUES ($1, $2, $3::bigint)
+// from the collection row, under a key share lock: a collection deleted meanwhile gets no row
+const SETTLE = `INSERT INTO api_calls AS a (collection_id, window_start, calls)
+  SELECT c.id, $2, $3::bigint FROM collections c WHERE c.id = $1 FOR KEY SHARE
   ON CONFLICT (collection_id, window_start) DO UPDATE
   SET calls = a.calls + EXCLUDED.calls,
       reserved = greatest(a.reserved - EXCLUDED.calls - $4::bigint, 0)
@@ -54,7 +56,7 @@ const SETTLE = `INSERT INTO api_calls AS a (collection_id, window_start, calls) 
 
 /**
  * Adds `used` calls to the count and gives `returned` unused reserved calls back (both leave
- * the reservation). Returns the settled count.
+ * the reservation). Returns the settled count (0 when the collection is gone: nothing counted).
  */
 export async function settleCalls(
   pool: pg.Pool,
@@ -65,5 +67,5 @@ export async function settleCalls(
     text: SETTLE,
     values: [args.collectionId, args.windowStart, args.used, args.returned],
   });
-  return Number(rows[0]!.calls);
+  return Number(rows[0]?.calls ?? 0);
 }

@@ -33,7 +33,17 @@ export interface ChangeListener {
    * nothing to record; null (or no method) when the add must go through recordChange.
    */
   addedDocumentSql?(added: AddedDocument, param: (value: unknown) => string): string | null;
-  /** the whole collection is being deleted (admin API) */
+  /**
+   * The whole collection is about to be deleted (admin API), first thing in the delete's
+   * transaction: waits for the listener's own work on it under way and holds new work off
+   * until the transaction ends.
+   */
+  holdCollection?(tx: pg.PoolClient, collectionId: string): Promise<void>;
+  /**
+   * The whole collection is being deleted (admin API): called in the delete's transaction after
+   * the collection row and its documents went, so every transaction that wrote a document of
+   * it has ended and none can start; what the listener keeps of the collection goes now.
+   */
   dropCollection?(tx: pg.PoolClient, collectionId: string): Promise<void>;
 }
 

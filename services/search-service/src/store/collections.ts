@@ -126,9 +126,13 @@ export async function updateLimits(
   return rows[0] ?? null;
 }
 
-/** Deletes the collection, its documents (cascade) and its call counters. */
+/**
+ * Deletes the collection with what refers to it by foreign key (documents, call counters, the
+ * Postgres engine's segments and state: see the migrations). Waits for the transactions that
+ * write to it (they hold a key share of its row or a row of its documents); once it is
+ * deleted, no document can be written to it any more. False when there was no such collection.
+ */
 export async function deleteCollection(tx: Queryable, id: string): Promise<boolean> {
-  await tx.query('DELETE FROM api_calls WHERE collection_id = $1', [id]);
   const { rowCount } = await tx.query('DELETE FROM collections WHERE id = $1', [id]);
   return (rowCount ?? 0) > 0;
 }

@@ -80,13 +80,13 @@ export async function queueChange(
   );
 }
 
-/** In the collection's delete transaction: its queued jobs end as dropped, its thumbnails go. */
+/**
+ * In the collection's delete transaction, after its documents went (no job of it can be queued
+ * any more): its jobs and thumbnails go. A worker storing one of them holds the job's row, so
+ * this waits for it and then deletes what it stored; a worker that stores later finds no job.
+ */
 export async function dropCollectionJobs(tx: pg.PoolClient, collectionId: string): Promise<void> {
-  await tx.query(
-    `UPDATE thumbnail_jobs SET done_at = clock_timestamp(), outcome = 'dropped'
-      WHERE collection_id = $1 AND done_at IS NULL`,
-    [collectionId],
-  );
+  await tx.query(`DELETE FROM thumbnail_jobs WHERE collection_id = $1`, [collectionId]);
   await tx.query(`DELETE FROM thumbnails WHERE collection_id = $1`, [collectionId]);
 }
 

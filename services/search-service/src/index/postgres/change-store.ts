@@ -3,7 +3,7 @@ import type { Queryable } from '@hub/service-kit';
 
 /**
  * The bitmap index's SQL for changes (the write path): a changed document's terms become
- * pending in the document's own transaction, its older entry leaves the index, and a dropped
+ * pending in the document's own transaction, its older entry leaves the index, and a deleted
  * collection's index goes. Tables: migrations/1732500000000_bitmap-index.sql.
  */
 
@@ -63,24 +63,33 @@ export async function unindex(tx: Queryable, collectionId: string, docId: string
 export const FOLD_LOCK = 0x5f01;
 export const MERGE_LOCK = 0x5f02;
 
-/** Everything of the collection's index, after waiting for its folder and merger. */
-export async function dropIndex(tx: pg.PoolClient, collectionId: string): Promise<void> {
+/**
+ * Waits for the collection's fold, merge and re-analysis batch under way and holds new ones off
+ * until the transaction ends (they take these locks; the re-analysis the fold lock shared).
+ */
+export async function holdIndex(tx: pg.PoolClient, collectionId: string): Promise<void> {
   await tx.query(
     `SELECT pg_advisory_xact_lock(${FOLD_LOCK}, hashtext($1)),
             pg_advisory_xact_lock(${MERGE_LOCK}, hashtext($1))`,
     [collectionId],
   );
+}
+
+/**
+ * Everything of the collection's index, after waiting for its folder and merger. Deleting the
+ * collection calls it after the collection row and its documents went: every writer of the
+ * collection has then ended, so these statements see all it wrote and no one writes more.
+ */
+export async function dropIndex(tx: pg.PoolClient, collectionId: string): Promise<void> {
+  await holdIndex(tx, collectionId);
   await tx.query(
     `DELETE FROM search_postings WHERE segment_id IN
        (SELECT id FROM search_segments WHERE collection_id = $1)`,
     [collectionId],
   );
-  await tx.query(
-    `DELETE FROM search_docnos n USING documents d WHERE d.collection_id = $1 AND n.doc_id = d.id`,
-    [collectionId],
-  );
   for (const table of [
     'search_segments',
+    'search_docnos',
     'search_deleted',
     'search_tombstones',
     'search_pending',

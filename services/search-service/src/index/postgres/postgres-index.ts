@@ -8,7 +8,7 @@ import { createFolderSupervisor, type FolderSupervisor } from './folder-supervis
 import { createFolderThread, folderThreadAvailable } from './folder-thread';
 import { createIndexCache } from './index-cache';
 import { createReanalysis, type Reanalysis } from './reanalyse';
-import { dropIndex, insertPending, pendingFromAdded, unindex } from './change-store';
+import { dropIndex, holdIndex, insertPending, pendingFromAdded, unindex } from './change-store';
 import { pendingTerms } from './pending-terms';
 import { createSnapshotReader } from './snapshot-reader';
 
@@ -54,6 +54,7 @@ export interface PostgresSearchIndex extends SearchIndex {
   /** keeps the folder running between start() and stop(), in its thread or on this one */
   readonly supervisor: FolderSupervisor;
   addedDocumentSql(added: AddedDocument, param: (value: unknown) => string): string;
+  holdCollection(tx: pg.PoolClient, collectionId: string): Promise<void>;
   dropCollection(tx: pg.PoolClient, collectionId: string): Promise<void>;
   start(): void;
   stop(): Promise<void>;
@@ -130,6 +131,11 @@ export function createPostgresIndex(
     /** A new document's pending row, inside the add's single statement. */
     addedDocumentSql(added, param) {
       return pendingFromAdded(param, pendingTerms(added.collectionId, added.doc));
+    },
+
+    /** Its folds, merges and re-analysis batches end first: the folder never waits on the delete. */
+    async holdCollection(tx, collectionId) {
+      await holdIndex(tx, collectionId);
     },
 
     async dropCollection(tx, collectionId) {
