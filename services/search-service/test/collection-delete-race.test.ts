@@ -186,6 +186,25 @@ test('When a collection is deleted while two instances write, fold, merge and re
   );
 }, 30_000);
 
+test('When the folder meets pending documents of a collection that is gone, it drops them and folds the other collections in the same round', async () => {
+  const index = createPostgresIndex(db.pool, { autoFold: false });
+  const app = makeApp(db, { index });
+  const c = await newCollection(app);
+  expect((await client(app, c).add('a', docJson())).status).toBe(200);
+  // what a collection deleted before its index was (migration 1732900000220 removes such rows)
+  await db.pool.query(
+    `INSERT INTO search_pending (collection_id, doc_id, regdate, categories, title_terms, terms)
+     VALUES ('Gone0000', -1, 0, '{}', '{}', '{x}'), ('Gone0000', -2, 0, '{}', '{}', '{x}')`,
+  );
+  await index.folder.round();
+  expect(await rowsLeft('Gone0000')).toEqual({});
+  const { rows } = await db.pool.query(
+    'SELECT count(*)::int AS n FROM search_docnos WHERE collection_id = $1',
+    [c.cid],
+  );
+  expect(rows[0].n).toBe(1);
+});
+
 test('When a collection is deleted while an add waits for its row, the add answers 503 database exception (not index max reached)', async () => {
   const app = makeApp(db);
   const c = await newCollection(app);

@@ -98,3 +98,22 @@ export async function dropIndex(tx: pg.PoolClient, collectionId: string): Promis
     await tx.query(`DELETE FROM ${table} WHERE collection_id = $1`, [collectionId]);
   }
 }
+
+/** SQLSTATE of a row whose collection (or segment) is gone: foreign_key_violation. */
+export const COLLECTION_GONE = '23503';
+
+/**
+ * What is left of the index of a collection that no longer exists (true), or nothing when it
+ * exists (false). The folder calls it when a fold or merge found its collection gone.
+ */
+export async function dropIndexOfDeleted(
+  tx: pg.PoolClient,
+  collectionId: string,
+): Promise<boolean> {
+  const { rowCount } = await tx.query('SELECT 1 FROM collections WHERE id = $1 FOR KEY SHARE', [
+    collectionId,
+  ]);
+  if (rowCount) return false;
+  await dropIndex(tx, collectionId);
+  return true;
+}

@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type pg from 'pg';
-import { asIs, inTransaction, type Logger } from '@hub/service-kit';
+import { asIs, inTransaction, sqlState, type Logger } from '@hub/service-kit';
+import { COLLECTION_GONE, dropIndexOfDeleted } from './change-store';
 import {
   applyTombstones,
   claimPending,
@@ -116,15 +117,27 @@ export function createIndexFolder(opts: FolderOptions): IndexFolder {
     }
   }
 
-  /** Runs work in a transaction holding the collection's lock; null when another instance has it. */
-  function transaction<T>(
+  /**
+   * Runs work in a transaction holding the collection's lock; null when another instance has it,
+   * or when the collection was deleted meanwhile (what the work writes fails its foreign key):
+   * a normal outcome, after which whatever is left of its index goes, so it is not tried again.
+   */
+  async function transaction<T>(
     lock: 'fold' | 'merge',
     collectionId: string,
     work: (tx: pg.PoolClient) => Promise<T>,
   ): Promise<T | null> {
-    return inTransaction(pool, asIs, async (tx) =>
-      (await tryLock(tx, lock, collectionId)) ? work(tx) : null,
-    );
+    try {
+      return await inTransaction(pool, asIs, async (tx) =>
+        (await tryLock(tx, lock, collectionId)) ? work(tx) : null,
+      );
+    } catch (err) {
+      if (sqlState(err) !== COLLECTION_GONE) throw err;
+      if (!(await inTransaction(pool, asIs, (tx) => dropIndexOfDeleted(tx, collectionId))))
+        throw err;
+      opts.logger.info({ collectionId }, 'search index of a deleted collection dropped');
+      return null;
+    }
   }
 
   async function round(eager = true): Promise<RoundResult> {
