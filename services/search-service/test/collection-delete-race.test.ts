@@ -6,7 +6,15 @@ import {
   type PostgresSearchIndex,
 } from '../src/index/postgres/postgres-index';
 import { adminApi } from './helpers/admin';
-import { foldAll, makeApp, newCollection, useSearchDatabase } from './helpers/harness';
+import {
+  closeAfterAll,
+  foldAll,
+  makeApp,
+  newCollection,
+  useSearchDatabase,
+} from './helpers/harness';
+import { thumbnailTestService } from './helpers/thumbnails';
+import { startImageServer, type ImageServer } from './thumbnails-image-server';
 import { client, docJson, type TestCollection } from './helpers/requests';
 
 /**
@@ -89,8 +97,19 @@ async function loop(running: () => boolean, errors: unknown[], work: () => Promi
   }
 }
 
+let images: ImageServer;
+beforeAll(async () => {
+  images = await startImageServer();
+  closeAfterAll(() => images.close());
+});
+
+/** Every other document has an image (thumbnail jobs, thumbnails). */
 const doc = (i: number) =>
-  docJson({ icontents_title: `title ${i} 공통`, icontents_body: `body ${i % 7}` });
+  docJson({
+    icontents_title: `title ${i} 공통`,
+    icontents_body: `body ${i % 7}`,
+    ...(i % 2 ? { contents_image: `${images.url}/${i % 4 === 1 ? 'a' : 'b'}.jpg` } : {}),
+  });
 
 /**
  * 16 writers (half on each instance) adding, updating, field-updating and deleting documents,
@@ -154,15 +173,24 @@ async function deleteWhileBusy(
   return { c, deleted: deleted.status, errors, answers };
 }
 
-test('When a collection is deleted while two instances write, fold, merge and re-analyse it, no row of it is left or comes back', async () => {
+test('When a collection is deleted while two instances write, fold, merge, re-analyse and make thumbnails of it, no row of it is left or comes back', async () => {
   const indexes = [0, 1].map(() =>
     createPostgresIndex(db.pool, { autoFold: false, foldBatchSize: 6, packedMaxDocs: 12 }),
   );
-  const apps = indexes.map((index) => makeApp(db, { index }));
+  const apps = indexes.map((index) => {
+    const thumbnails = thumbnailTestService(db);
+    thumbnails.start();
+    closeAfterAll(() => thumbnails.stop());
+    return makeApp(db, { index, thumbnails });
+  });
   const pool = unhurriedPool();
   const deleters = [
     ...apps,
-    makeApp(db, { pool, index: createPostgresIndex(pool, { autoFold: false }) }),
+    makeApp(db, {
+      pool,
+      index: createPostgresIndex(pool, { autoFold: false }),
+      thumbnails: thumbnailTestService(db),
+    }),
   ];
   for (let round = 0; round < 3; round++) {
     const { c, deleted, errors, answers } = await deleteWhileBusy(
