@@ -5,7 +5,7 @@ import {
   type PostgresIndexOptions,
 } from '../src/index/postgres/postgres-index';
 import { createFolderSupervisor } from '../src/index/postgres/folder-supervisor';
-import { appWithCollection, useSearchDatabase } from './helpers/harness';
+import { appWithCollection, newCollection, useSearchDatabase } from './helpers/harness';
 import { client, docJson } from './helpers/requests';
 import { waitFor } from './outbox-fixtures';
 
@@ -22,7 +22,13 @@ const THREAD_SOURCES = path.join(__dirname, 'helpers', 'folder-thread-sources.js
 const DIED = 'search index folder died; restarting it';
 const RESTARTED = 'search index folder restarted';
 
-type LogLine = { level: number; msg: string; err?: string; restartInMs?: number };
+type LogLine = {
+  level: number;
+  msg: string;
+  err?: string;
+  restartInMs?: number;
+  collectionId?: string;
+};
 
 /** An engine whose folder starts with start(), logging into `lines`, metrics into `metrics`. */
 function supervisedIndex(opts: PostgresIndexOptions = {}) {
@@ -123,6 +129,49 @@ test('When the folder loop on this thread fails, the cause is logged at error an
     await index.stop();
   }
   expect(await metric(metrics, 'search_folder_running')).toBe(0);
+});
+
+test("When one collection's fold keeps failing, it is logged and set aside while the other collections are folded, and the folder does not die", async () => {
+  const { index, metrics, lines, logged } = supervisedIndex();
+  const { c: broken, app } = await appWithCollection(db, {}, { index });
+  const healthy = await newCollection(app, {});
+  // a fault only this collection's folds hit (its segments cannot be written)
+  await db.pool.query(
+    `CREATE FUNCTION refuse_segment() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN RAISE EXCEPTION 'segment refused for this test'; END $$`,
+  );
+  await db.pool.query(
+    `CREATE TRIGGER refuse_segment BEFORE INSERT ON search_segments FOR EACH ROW
+     WHEN (NEW.collection_id = '${broken.cid}') EXECUTE FUNCTION refuse_segment()`,
+  );
+  index.start();
+  try {
+    await addDocs(client(app, broken), 3, 'broken');
+    await addDocs(client(app, healthy), 5, 'healthy');
+    const setAside = () =>
+      lines.filter((l) => l.msg.startsWith('search index fold of a collection failed'));
+    await waitFor(async () => (await metric(metrics, 'search_fold_lag_documents')) === 3, 20_000);
+
+    await waitFor(() => setAside().length >= 1);
+    expect(setAside()[0]).toMatchObject({
+      level: 50,
+      collectionId: broken.cid,
+      err: expect.stringMatching(/segment refused for this test/),
+    });
+    expect(logged(DIED)).toEqual([]);
+    expect(await metric(metrics, 'search_folder_running')).toBe(1);
+    // the broken collection's documents stay searchable from the pending tail
+    expect(JSON.parse((await client(app, broken).search({ q: 'item' })).text).numfound).toBe(3);
+    expect(JSON.parse((await client(app, healthy).search({ q: 'item' })).text).numfound).toBe(5);
+
+    await db.pool.query('DROP TRIGGER refuse_segment ON search_segments');
+    await waitFor(async () => (await metric(metrics, 'search_fold_lag_documents')) === 0, 20_000);
+    expect(logged(DIED)).toEqual([]);
+  } finally {
+    await index.stop();
+    await db.pool.query('DROP TRIGGER IF EXISTS refuse_segment ON search_segments');
+    await db.pool.query('DROP FUNCTION IF EXISTS refuse_segment()');
+  }
 });
 
 test('When the folder keeps dying, it is restarted after 1 s doubling to 30 s, and after 1 s again once a run lived a healthy minute', async () => {

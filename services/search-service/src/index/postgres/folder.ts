@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type pg from 'pg';
-import { asIs, inTransaction, sqlState, type Logger } from '@hub/service-kit';
+import { asIs, backoffMs, errorText, inTransaction, sqlState, type Logger } from '@hub/service-kit';
 import { COLLECTION_GONE, dropIndexOfDeleted } from './change-store';
 import {
   applyTombstones,
@@ -97,6 +97,8 @@ export function createIndexFolder(opts: FolderOptions): IndexFolder {
   /** when this folder first saw pending work of a collection it has not folded yet */
   let waitingSince = new Map<string, number>();
   let deletedSinceVacuum = 0;
+  /** collections whose last fold or merge failed: not tried again before `until` */
+  const failing = new Map<string, { failures: number; until: number }>();
 
   function pause(ms: number): Promise<void> {
     return new Promise((resolve) => {
@@ -140,6 +142,24 @@ export function createIndexFolder(opts: FolderOptions): IndexFolder {
     }
   }
 
+  /**
+   * A fold or merge of one collection failed. When the database still answers, the failure is
+   * that collection's (its data, a bug it hits): it is logged and the collection is set aside
+   * for a backoff (1 s doubling to 5 min) while the round goes on with the others, so one
+   * tenant's failing fold never holds up everyone else's. Otherwise (an outage) the round
+   * fails, and the supervisor restarts the folder with its own backoff.
+   */
+  async function setAside(collectionId: string, err: unknown): Promise<void> {
+    await pool.query('SELECT 1');
+    const failures = (failing.get(collectionId)?.failures ?? 0) + 1;
+    const delayMs = backoffMs(failures, 1_000, 300_000);
+    failing.set(collectionId, { failures, until: Date.now() + delayMs });
+    opts.logger.error(
+      { collectionId, err: errorText(err), failures, retryInMs: delayMs },
+      'search index fold of a collection failed; set aside, the others go on',
+    );
+  }
+
   async function round(eager = true): Promise<RoundResult> {
     const result: RoundResult = { folded: 0, tombstones: 0, merged: 0 };
     const work = await collectionsWithWork(pool);
@@ -151,10 +171,16 @@ export function createIndexFolder(opts: FolderOptions): IndexFolder {
         waiting.set(collectionId, since);
         continue;
       }
-      const done = await fold(collectionId);
-      result.folded += done.folded;
-      result.tombstones += done.tombstones;
-      if (done.folded) result.merged += await merge(collectionId);
+      if ((failing.get(collectionId)?.until ?? 0) > now) continue;
+      try {
+        const done = await fold(collectionId);
+        result.folded += done.folded;
+        result.tombstones += done.tombstones;
+        if (done.folded) result.merged += await merge(collectionId);
+        failing.delete(collectionId);
+      } catch (err) {
+        await setAside(collectionId, err);
+      }
     }
     waitingSince = waiting;
     deletedSinceVacuum += result.folded + result.tombstones;
