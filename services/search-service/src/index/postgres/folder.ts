@@ -143,13 +143,14 @@ export function createIndexFolder(opts: FolderOptions): IndexFolder {
   }
 
   /**
-   * A fold or merge of one collection failed. When the database still answers, the failure is
-   * that collection's (its data, a bug it hits): it is logged and the collection is set aside
-   * for a backoff (1 s doubling to 5 min) while the round goes on with the others, so one
-   * tenant's failing fold never holds up everyone else's. Otherwise (an outage) the round
-   * fails, and the supervisor restarts the folder with its own backoff.
+   * A fold or merge of one collection failed. When the failure is the collection's (see
+   * collectionFailure) and the database still answers, it is logged and the collection is set
+   * aside for a backoff (1 s doubling to 5 min) while the round goes on with the others, so one
+   * tenant's failing fold never holds up everyone else's. Otherwise (a lost connection, an
+   * outage) the round fails, and the supervisor restarts the folder with its own backoff.
    */
   async function setAside(collectionId: string, err: unknown): Promise<void> {
+    if (!collectionFailure(err)) throw err;
     await pool.query('SELECT 1');
     const failures = (failing.get(collectionId)?.failures ?? 0) + 1;
     const delayMs = backoffMs(failures, 1_000, 300_000);
@@ -288,4 +289,21 @@ export function createIndexFolder(opts: FolderOptions): IndexFolder {
     fold,
     merge,
   };
+}
+
+/** SQLSTATE classes of the server or the connection, not of the statement: 08 connection, 53
+ * insufficient resources, 57 operator intervention (a terminated backend), 58 system error. */
+const OUTAGE_CLASSES = new Set(['08', '53', '57', '58']);
+
+/**
+ * Whether a fold's or merge's failure comes from the collection's own work: an error Postgres
+ * raised for a statement (a SQLSTATE outside the outage classes), or a JavaScript TypeError /
+ * RangeError of the fold's code on that collection's data. A failure without a SQLSTATE (the
+ * connection dropped, a timeout) is an outage.
+ */
+function collectionFailure(err: unknown): boolean {
+  const state = sqlState(err);
+  if (state !== undefined && /^[0-9A-Z]{5}$/.test(state))
+    return !OUTAGE_CLASSES.has(state.slice(0, 2));
+  return err instanceof TypeError || err instanceof RangeError;
 }
