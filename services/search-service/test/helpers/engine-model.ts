@@ -1,0 +1,160 @@
+import type pg from 'pg';
+import { distinctTerms, queryTerms } from '../../src/index/analyser';
+import type { client, TestCollection } from './requests';
+
+/** A model of a collection's documents, and what a search must answer over it by brute force. */
+
+export interface ModelDoc {
+  title: string;
+  body: string;
+  regdate: number;
+  categories: number[];
+}
+
+export const WORDS = [
+  '서울',
+  '부산에서',
+  '맛집을',
+  '바다',
+  'fox',
+  'lazy',
+  'Quick',
+  '2024',
+  '커피',
+  'tea',
+];
+
+/** A deterministic random source (xorshift32), so a failure can be replayed. */
+export function random(seed: number) {
+  let s = seed;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 0x100000000;
+  };
+}
+
+export function makeDoc(rand: () => number): ModelDoc {
+  const words = (n: number) =>
+    Array.from({ length: n }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
+  return {
+    title: words(1 + Math.floor(rand() * 2)),
+    body: words(2 + Math.floor(rand() * 4)),
+    regdate: 1_700_000_000 + Math.floor(rand() * 20) * 3600,
+    categories: [...new Set([1 + Math.floor(rand() * 4), 1 + Math.floor(rand() * 4)])],
+  };
+}
+
+export const json = (d: ModelDoc) =>
+  JSON.stringify({
+    icontents_title: d.title,
+    icontents_body: d.body,
+    score_regdate: d.regdate,
+    categories: d.categories,
+  });
+
+export interface ModelQuery {
+  q: string;
+  sort: 0 | 1;
+  start: number;
+  len: number;
+  ca?: number[];
+  exCa?: number[];
+  from?: number;
+  to?: number;
+}
+
+/** The search parameters of a model query. */
+export function searchParams(p: ModelQuery): Record<string, string | number | undefined> {
+  return {
+    q: p.q,
+    sort: p.sort,
+    start: p.start,
+    len: p.len,
+    ca: p.ca?.join(','),
+    ex_ca: p.exCa?.join(','),
+    startdate: p.from,
+    enddate: p.to,
+  };
+}
+
+/** A search answer (JSON) as the model's answers are: numfound and the page's dockeys. */
+export function answerOf(text: string): { numfound: number; keys: string[] } {
+  const body = JSON.parse(text);
+  return { numfound: body.numfound, keys: body.docs?.map((d: { dockey: string }) => d.dockey) };
+}
+
+/** What the engine must answer, computed from the model by brute force. */
+export function expected(model: Map<string, ModelDoc>, ids: Map<string, number>, p: ModelQuery) {
+  const q = queryTerms(p.q);
+  const hits = [...model].filter(([, d]) => {
+    const terms = new Set(distinctTerms([d.title, d.body]));
+    return (
+      q.length > 0 &&
+      q.every((t) => terms.has(t)) &&
+      (!p.ca || d.categories.some((c) => p.ca!.includes(c))) &&
+      (!p.exCa || !d.categories.some((c) => p.exCa!.includes(c))) &&
+      (p.from === undefined || d.regdate >= p.from) &&
+      (p.to === undefined || d.regdate <= p.to)
+    );
+  });
+  const tier = (d: ModelDoc) => {
+    const title = new Set(distinctTerms([d.title]));
+    return p.sort === 0 && q.every((t) => title.has(t)) ? 0 : 1;
+  };
+  hits.sort(
+    ([ka, a], [kb, b]) => tier(a) - tier(b) || b.regdate - a.regdate || ids.get(kb)! - ids.get(ka)!,
+  );
+  return { numfound: hits.length, keys: hits.slice(p.start, p.start + p.len).map(([k]) => k) };
+}
+
+/**
+ * A collection and its model, changed through the API: `add` adds n documents (random unless
+ * `make` is given), `change`
+ * deletes, updates or re-dates up to 15 of them (each as the model records it).
+ */
+export function modelCollection(
+  pool: pg.Pool,
+  api: ReturnType<typeof client>,
+  c: TestCollection,
+  rand: () => number,
+) {
+  const model = new Map<string, ModelDoc>();
+  const ids = new Map<string, number>();
+  let added = 0;
+  const add = async (n: number, make: () => ModelDoc = () => makeDoc(rand)) => {
+    for (let i = 0; i < n; i++) {
+      const key = `k${added++}`;
+      const d = make();
+      expect((await api.add(key, json(d))).status).toBe(200);
+      model.set(key, d);
+    }
+    const { rows } = await pool.query<{ dockey: string; id: string }>(
+      'SELECT dockey, id::text FROM documents WHERE collection_id = $1',
+      [c.cid],
+    );
+    for (const r of rows) ids.set(r.dockey, Number(r.id));
+  };
+  const change = async () => {
+    const keys = [...model.keys()];
+    for (let i = 0; i < 15; i++) {
+      const key = keys[Math.floor(rand() * keys.length)]!;
+      if (!model.has(key)) continue;
+      const what = rand();
+      if (what < 0.4) {
+        expect((await api.delete(key)).status).toBe(200);
+        model.delete(key);
+      } else if (what < 0.8) {
+        const d = makeDoc(rand);
+        expect((await api.update(key, json(d))).status).toBe(200);
+        model.set(key, d);
+      } else {
+        const regdate = 1_700_000_000 + Math.floor(rand() * 20) * 3600;
+        expect((await api.updateField(key, 'score_regdate', String(regdate))).status).toBe(200);
+        model.set(key, { ...model.get(key)!, regdate });
+      }
+    }
+  };
+  return { model, ids, add, change };
+}
