@@ -1,15 +1,48 @@
 import { queryTerms } from '../analyser';
 import type { SearchHits, SearchQuery } from '../search-index';
-import { andInto, andNotInto, newBitset, orInto, type Bitset } from './bitset';
+import { andInto, andNotInto, copyBitset, isEmpty, newBitset, type Bitset } from './bitset';
 import { CollectionView } from './collection-view';
 import { evaluate, type TailMatch } from './evaluate';
-import type { PostingKind } from './index-store';
+import type { PostingKind, Snapshot } from './index-store';
 import { SnapshotMoved, type PostingKey, type SnapshotReader } from './snapshot-reader';
+
+/**
+ * Category lists longer than this are not sent to the snapshot's SQL (whose array overlap
+ * compares every pair): the pending tail is then filtered here, with a Set.
+ */
+const TAIL_SQL_CATEGORIES = 64;
+
+/**
+ * The pending matches that pass ca (any of) and ex_ca (none of), from the snapshot's tail rows
+ * (the SQL applied short lists already; applying them again changes nothing).
+ */
+export function tailMatches(
+  rows: Snapshot['tail'],
+  ca: number[] | null,
+  exCa: number[] | null,
+): TailMatch[] {
+  const any = ca && new Set(ca);
+  const none = exCa && new Set(exCa);
+  const out: TailMatch[] = [];
+  for (const [docId, regdate, inTitle, categories] of rows) {
+    if (any && !categories.some((c) => any.has(c))) continue;
+    if (none && categories.some((c) => none.has(c))) continue;
+    out.push({ docId, regdate: Number(regdate), inTitle });
+  }
+  return out;
+}
 
 /**
  * A search over one snapshot of the collection: the bitsets of its words, categories and
  * deleted numbers combined with AND / AND NOT, the pending tail matched in SQL, then counts and
  * the page from evaluate(). Tried again (at most three times in all) when the snapshot moved.
+ *
+ * Bounded work whatever the parameters: each distinct term and category is looked up once (a
+ * repeated one counts once), a category or term no segment has costs a hash probe per segment
+ * and no bitset, and a search holds at most four bitsets of next_docno / 8 bytes at once
+ * (matches, one scratch set the lists of a term or of all listed categories are OR-ed into,
+ * the title matches, and evaluate's rest of the matches): lists are AND-ed / OR-ed into these
+ * as they are read, and the words stop at the first that leaves no match.
  */
 export async function searchBitmaps(
   reader: SnapshotReader,
@@ -17,9 +50,11 @@ export async function searchBitmaps(
 ): Promise<SearchHits> {
   const terms = queryTerms(query.q);
   if (terms.length === 0) return { numfound: 0, docIds: [] };
+  const ca = query.ca === null ? null : [...new Set(query.ca)];
+  const exCa = query.exCa === null ? null : [...new Set(query.exCa)];
   for (let attempt = 1; ; attempt++) {
     try {
-      return await searchOnce(reader, query, terms);
+      return await searchOnce(reader, query, terms, ca, exCa);
     } catch (e) {
       if (!(e instanceof SnapshotMoved) || attempt >= 3) throw e;
     }
@@ -30,19 +65,17 @@ async function searchOnce(
   reader: SnapshotReader,
   query: SearchQuery,
   terms: string[],
+  ca: number[] | null,
+  exCa: number[] | null,
 ): Promise<SearchHits> {
   const snap = await reader.snapshot(query.collectionId, {
     terms,
-    ca: query.ca,
-    exCa: query.exCa,
+    ca: ca && ca.length <= TAIL_SQL_CATEGORIES ? ca : null,
+    exCa: exCa && exCa.length <= TAIL_SQL_CATEGORIES ? exCa : null,
     from: query.startdate,
     to: query.enddate,
   });
-  const tail: TailMatch[] = snap.tail.map(([docId, regdate, inTitle]) => ({
-    docId,
-    regdate: Number(regdate),
-    inTitle,
-  }));
+  const tail: TailMatch[] = tailMatches(snap.tail, ca, exCa);
   const size = snap.nextDocno;
   const view =
     snap.epoch === null || size === 0
@@ -51,26 +84,42 @@ async function searchOnce(
 
   const keys: PostingKey[] = terms.map((term) => ({ kind: 'w', term }));
   if (query.sort === 0) for (const term of terms) keys.push({ kind: 't', term });
-  for (const c of new Set([...(query.ca ?? []), ...(query.exCa ?? [])])) {
+  for (const c of new Set([...(ca ?? []), ...(exCa ?? [])])) {
     keys.push({ kind: 'c', term: String(c) });
   }
-  const lists = size ? await reader.postings(snap, keys) : new Map<string, Bitset>();
-  const bitset = (kind: PostingKind, term: string) => lists.get(kind + term) ?? newBitset(size);
-
-  const matches = bitset('w', terms[0]!).slice();
-  for (const term of terms.slice(1)) andInto(matches, bitset('w', term));
-  if (size) andNotInto(matches, await reader.deleted(query.collectionId, snap));
-  if (query.ca) {
-    const any = newBitset(size);
-    for (const c of query.ca) orInto(any, bitset('c', String(c)));
-    andInto(matches, any);
-  }
-  for (const c of query.exCa ?? []) andNotInto(matches, bitset('c', String(c)));
+  const matches = newBitset(size);
   let titleMatches: Bitset | null = null;
-  if (query.sort === 0) {
-    titleMatches = matches.slice();
-    for (const term of terms) andInto(titleMatches, bitset('t', term));
-  }
+  if (size) {
+    const lists = await reader.postings(snap, keys);
+    const scratch = newBitset(size);
+    /** scratch ← OR of the lists of these keys; false when none has a list */
+    const union = (kind: PostingKind, values: Array<string | number>) => {
+      scratch.fill(0);
+      let any = false;
+      for (const v of values) if (lists.orInto({ kind, term: String(v) }, scratch)) any = true;
+      return any;
+    };
+    /** set ← set AND the lists of each of these terms, stopping once set is empty */
+    const allOf = (set: Bitset, kind: PostingKind, of: string[]) => {
+      for (const term of of) {
+        if (isEmpty(set)) break;
+        if (union(kind, [term])) andInto(set, scratch);
+        else set.fill(0);
+      }
+      return set;
+    };
+    lists.orInto({ kind: 'w', term: terms[0]! }, matches);
+    allOf(matches, 'w', terms.slice(1));
+    if (!isEmpty(matches)) await reader.removeDeleted(query.collectionId, snap, matches);
+    if (ca && !isEmpty(matches)) {
+      if (union('c', ca)) andInto(matches, scratch);
+      else matches.fill(0);
+    }
+    if (exCa && !isEmpty(matches) && union('c', exCa)) andNotInto(matches, scratch);
+    if (query.sort === 0) {
+      titleMatches = isEmpty(matches) ? matches : allOf(copyBitset(matches), 't', terms);
+    }
+  } else if (query.sort === 0) titleMatches = matches;
   return evaluate({
     matches,
     titleMatches,

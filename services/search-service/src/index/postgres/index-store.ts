@@ -24,8 +24,8 @@ export interface Snapshot {
   /** [chunk, version] of the collection's deleted bitmaps */
   deleted: Array<[number, number]>;
   tombstones: number[];
-  /** pending matches: [documents.id, regdate as text, every term in the title] */
-  tail: Array<[number, string, boolean]>;
+  /** pending matches: [documents.id, regdate as text, every term in the title, categories] */
+  tail: Array<[number, string, boolean, number[]]>;
 }
 
 export interface SnapshotFilter {
@@ -52,7 +52,7 @@ export async function readSnapshot(
     segments: Array<[number | string, number, number, boolean]> | null;
     deleted: Array<[number, number]> | null;
     tombstones: number[] | null;
-    tail: Array<[number, string, boolean]> | null;
+    tail: Array<[number, string, boolean, number[]]> | null;
   };
   return {
     epoch: r.epoch,
@@ -73,35 +73,44 @@ export interface PostingRow {
   segmentId: string;
   kind: PostingKind;
   term: string;
-  /** null: the term has no document in the segment */
-  data: Buffer | null;
+  data: Buffer;
 }
 
 /**
- * The posting lists of these (kind, term) keys in these segments: one row per segment and
- * key, data null where the term is absent. A segment that no longer exists has no rows.
+ * The posting lists of these (kind, term) keys in these segments: rows only where a segment
+ * has the term (a key no segment has costs one index probe per segment and no row), and the
+ * ids of the segments that still exist.
  */
 export async function readPostings(
   db: Queryable,
   segmentIds: string[],
   keys: Array<{ kind: PostingKind; term: string }>,
-): Promise<PostingRow[]> {
+): Promise<{ segmentIds: string[]; rows: PostingRow[] }> {
   const { rows } = await db.query<{
     segment_id: string;
-    kind: PostingKind;
-    term: string;
+    kind: PostingKind | null;
+    term: string | null;
     data: Buffer | null;
   }>({
-    name: 'bitmap-postings',
-    text: `SELECT s.id::text AS segment_id, k.kind, k.term, p.data
+    name: 'bitmap-postings-found',
+    text: `SELECT s.id::text AS segment_id, p.kind, p.term, p.data
            FROM search_segments s
-           CROSS JOIN unnest($2::"char"[], $3::text[]) AS k(kind, term)
-           LEFT JOIN search_postings p
-             ON p.segment_id = s.id AND p.kind = k.kind AND p.term = k.term COLLATE "C"
+           LEFT JOIN LATERAL (
+             SELECT p.kind, p.term, p.data
+             FROM unnest($2::"char"[], $3::text[]) AS k(kind, term)
+             JOIN search_postings p
+               ON p.segment_id = s.id AND p.kind = k.kind AND p.term = k.term COLLATE "C"
+           ) p ON true
            WHERE s.id = ANY($1::bigint[])`,
     values: [segmentIds, keys.map((k) => k.kind), keys.map((k) => k.term)],
   });
-  return rows.map((r) => ({ segmentId: r.segment_id, kind: r.kind, term: r.term, data: r.data }));
+  const found = new Set<string>();
+  const out: PostingRow[] = [];
+  for (const r of rows) {
+    found.add(r.segment_id);
+    if (r.data) out.push({ segmentId: r.segment_id, kind: r.kind!, term: r.term!, data: r.data });
+  }
+  return { segmentIds: [...found], rows: out };
 }
 
 export interface SegmentDocs {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { newBitset, setBit, type Bitset } from './bitset';
+import { clearBit, type Bitset } from './bitset';
 import { CollectionView } from './collection-view';
 import { DELETED_CHUNK } from './fold-store';
 import { ABSENT, type IndexCache } from './index-cache';
@@ -16,7 +16,11 @@ import {
 import { PackedSegment, packedKey } from './packed-segment';
 import { orPostingsInto } from './postings-codec';
 
-/** The snapshot changed under a search (a merge or fold in between): read it again. */
+/**
+ * The snapshot changed under a search: a part it lists is gone from Postgres (a segment merged
+ * away and dropped, a deleted bitmap folded to a newer version), so read it again. Never thrown
+ * for something the cache let go of: what a search found in the cache it holds until it ends.
+ */
 export class SnapshotMoved extends Error {}
 
 export interface PostingKey {
@@ -25,19 +29,36 @@ export interface PostingKey {
 }
 
 /**
+ * The posting lists of a search's keys over one snapshot's segments, held for the search
+ * (packed segments and row lists alike: a cache eviction meanwhile costs nothing). Only lists
+ * that exist are held: a key no segment has takes no memory.
+ */
+export interface PostingLists {
+  /** ORs the key's lists into `bits`; false when no segment has the key (bits untouched) */
+  orInto(key: PostingKey, bits: Bitset): boolean;
+}
+
+/**
+ * Absent (segment, category) pairs are cached only for a search of at most this many distinct
+ * categories: a search listing thousands of categories the collection does not have must not
+ * fill the cache shared by every collection with their absence.
+ */
+export const CACHED_ABSENT_CATEGORIES = 64;
+
+/**
  * What a search reads of one collection: its snapshot, then the snapshot's result order,
  * posting lists and deleted numbers, each from the in-process cache or else Postgres. A part
- * that is gone by the time it is read (merged, retired, a newer deleted version) throws
- * SnapshotMoved: the search starts again on a fresh snapshot.
+ * that is gone from Postgres by the time it is read (merged and dropped, a newer deleted
+ * version) throws SnapshotMoved: the search starts again on a fresh snapshot.
  */
 export interface SnapshotReader {
   snapshot(collectionId: string, filter: SnapshotFilter): Promise<Snapshot>;
   /** The collection's view, extended to every number of the snapshot. */
   view(collectionId: string, snap: Snapshot): Promise<CollectionView>;
-  /** Each key's posting lists over the snapshot's segments, OR-ed into one bitset per key. */
-  postings(snap: Snapshot, keys: PostingKey[]): Promise<Map<string, Bitset>>;
-  /** The deleted numbers of the snapshot: its deleted-chunk versions plus its tombstones. */
-  deleted(collectionId: string, snap: Snapshot): Promise<Bitset>;
+  /** The posting lists of these keys (distinct) over the snapshot's segments. */
+  postings(snap: Snapshot, keys: PostingKey[]): Promise<PostingLists>;
+  /** Clears the snapshot's deleted numbers (deleted-chunk versions plus tombstones) in `bits`. */
+  removeDeleted(collectionId: string, snap: Snapshot, bits: Bitset): Promise<void>;
 }
 
 export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): SnapshotReader {
@@ -80,6 +101,8 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
     async postings(snap, keys) {
       const packed = new Map<string, PackedSegment>();
       const missingPacked: string[] = [];
+      /** row lists held for this search, by segment id + ':' + kind + term (present lists only) */
+      const held = new Map<string, Buffer>();
       const missingSegments = new Set<string>();
       const missingKeys = new Map<string, PostingKey>();
       for (const s of snap.segments) {
@@ -90,17 +113,18 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
           continue;
         }
         for (const k of keys) {
-          if (cache.posting(s.id, k.kind, k.term) === undefined) {
+          const cached = cache.posting(s.id, k.kind, k.term);
+          if (cached === undefined) {
             missingSegments.add(s.id);
             missingKeys.set(k.kind + k.term, k);
-          }
+          } else if (cached !== ABSENT) held.set(`${s.id}:${k.kind}${k.term}`, cached);
         }
       }
-      const [packedRows, rows] = await Promise.all([
+      const [packedRows, found] = await Promise.all([
         missingPacked.length ? readPacked(pool, missingPacked) : [],
         missingSegments.size
           ? readPostings(pool, [...missingSegments], [...missingKeys.values()])
-          : [],
+          : { segmentIds: [], rows: [] },
       ]);
       if (packedRows.length !== missingPacked.length) throw new SnapshotMoved();
       for (const r of packedRows) {
@@ -108,61 +132,62 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
         cache.setPacked(r.id, segment);
         packed.set(r.id, segment);
       }
-      if (new Set(rows.map((r) => r.segmentId)).size !== missingSegments.size) {
-        throw new SnapshotMoved();
-      }
-      const fetched = new Map<string, Buffer | null>();
-      for (const r of rows) {
+      if (found.segmentIds.length !== missingSegments.size) throw new SnapshotMoved();
+      for (const r of found.rows) {
         cache.setPosting(r.segmentId, r.kind, r.term, r.data);
-        fetched.set(`${r.segmentId}:${r.kind}${r.term}`, r.data);
+        held.set(`${r.segmentId}:${r.kind}${r.term}`, r.data);
       }
-      const out = new Map<string, Bitset>();
-      for (const k of keys) {
-        const key = k.kind + k.term;
-        const inPacked = packedKey(k.kind, k.term);
-        const bits = newBitset(snap.nextDocno);
-        for (const s of snap.segments) {
-          let data: Buffer | null | undefined;
-          if (s.packed) data = packed.get(s.id)!.get(inPacked) ?? null;
-          else {
-            data = fetched.get(`${s.id}:${key}`);
-            if (data === undefined) data = cache.posting(s.id, k.kind, k.term);
-            if (data === undefined) throw new SnapshotMoved(); // evicted in between: read again
-          }
-          if (data && data !== ABSENT) orPostingsInto(data, s.firstDocno, bits);
+      const categories = keys.filter((k) => k.kind === 'c').length;
+      for (const k of missingKeys.values()) {
+        if (k.kind === 'c' && categories > CACHED_ABSENT_CATEGORIES) continue;
+        for (const id of missingSegments) {
+          if (!held.has(`${id}:${k.kind}${k.term}`)) cache.setPosting(id, k.kind, k.term, null);
         }
-        out.set(key, bits);
       }
-      return out;
+      return {
+        orInto(k, bits) {
+          const inPacked = packedKey(k.kind, k.term);
+          let any = false;
+          for (const s of snap.segments) {
+            const data = s.packed
+              ? packed.get(s.id)!.get(inPacked)
+              : held.get(`${s.id}:${k.kind}${k.term}`);
+            if (!data) continue;
+            orPostingsInto(data, s.firstDocno, bits);
+            any = true;
+          }
+          return any;
+        },
+      };
     },
 
-    async deleted(collectionId, snap) {
+    async removeDeleted(collectionId, snap, bits) {
       const epoch = snap.epoch!;
-      const bits = newBitset(snap.nextDocno);
-      const missing = snap.deleted.filter(
-        ([chunk, version]) => !cache.deleted(collectionId, epoch, chunk, version),
-      );
+      /** the chunks' bitmaps held for this search (the cache may let go of them meanwhile) */
+      const held = new Map<number, Uint32Array>();
+      const missing: number[] = [];
+      for (const [chunk, version] of snap.deleted) {
+        const cached = cache.deleted(collectionId, epoch, chunk, version);
+        if (cached) held.set(chunk, cached);
+        else missing.push(chunk);
+      }
       if (missing.length) {
-        const rows = await readDeleted(
-          pool,
-          collectionId,
-          missing.map(([chunk]) => chunk),
-        );
-        for (const r of rows) {
+        const versions = new Map(snap.deleted);
+        for (const r of await readDeleted(pool, collectionId, missing)) {
           const words = new Uint32Array(DELETED_CHUNK / 32);
           for (let i = 0; i < words.length; i++) words[i] = r.bits.readUInt32LE(4 * i);
           cache.setDeleted(collectionId, epoch, r.chunk, r.version, words);
+          if (r.version === versions.get(r.chunk)) held.set(r.chunk, words);
         }
       }
-      for (const [chunk, version] of snap.deleted) {
-        const words = cache.deleted(collectionId, epoch, chunk, version);
+      for (const [chunk] of snap.deleted) {
+        const words = held.get(chunk);
         if (!words) throw new SnapshotMoved(); // a newer version was folded in between
         const base = (chunk * DELETED_CHUNK) >>> 5;
         for (let i = 0; i < words.length && base + i < bits.length; i++)
-          bits[base + i]! |= words[i]!;
+          bits[base + i]! &= ~words[i]!;
       }
-      for (const docno of snap.tombstones) if (docno < snap.nextDocno) setBit(bits, docno);
-      return bits;
+      for (const docno of snap.tombstones) if (docno < snap.nextDocno) clearBit(bits, docno);
     },
   };
 }

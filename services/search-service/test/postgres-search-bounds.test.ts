@@ -1,0 +1,200 @@
+import type pg from 'pg';
+import { bitsetsMade } from '../src/index/postgres/bitset';
+import { createPostgresIndex } from '../src/index/postgres/postgres-index';
+import {
+  answerOf,
+  expected,
+  modelCollection,
+  random,
+  searchParams,
+  type ModelQuery,
+} from './helpers/engine-model';
+import {
+  appWithCollection,
+  call,
+  client,
+  foldAll,
+  makeApp,
+  newCollection,
+  useSearchDatabase,
+} from './helpers/harness';
+
+/**
+ * One search does bounded work whatever its parameters: a listed category or a query term no
+ * document has costs no bitset, repeated values count once, and a search holds at most four
+ * bitsets (bitset.ts counts every bitset made; the engine makes them in-process here).
+ */
+
+const db = useSearchDatabase();
+
+/** The pool's queries by name (prepared statements), with their parameters. */
+function recordingPool(pool: pg.Pool) {
+  const seen: Array<{ name: string; values: unknown[] }> = [];
+  const proxy = new Proxy(pool, {
+    get(target, prop, receiver) {
+      if (prop !== 'query') return Reflect.get(target, prop, receiver);
+      return (q: unknown, values?: unknown[]) => {
+        const config = q as { name?: string; values?: unknown[] };
+        if (typeof q === 'object' && config.name)
+          seen.push({ name: config.name, values: config.values ?? [] });
+        return (target.query as (q: unknown, v?: unknown[]) => unknown).call(target, q, values);
+      };
+    },
+  });
+  return { pool: proxy, seen };
+}
+
+/** 100,000 category numbers: 2 and 4 repeated ~16,000 times each, the rest in no document. */
+const HOSTILE_CA = Array.from({ length: 100_000 }, (_, i) =>
+  i % 3 === 0 ? 2 + (i % 2) * 2 : 5_000_000 + i,
+);
+
+/** 340 distinct Hangul syllable pairs in one run: 1,023 UTF-8 bytes */
+const KOREAN = Array.from({ length: 341 }, (_, i) => String.fromCharCode(0xac00 + i * 7)).join('');
+
+async function modelApp(seed: number) {
+  const recording = recordingPool(db.pool);
+  const index = createPostgresIndex(recording.pool, {
+    foldBatchSize: 9,
+    packedMaxDocs: 30,
+    autoFold: false,
+  });
+  const { app, c, api } = await appWithCollection(db, { max_documents: 10_000 }, { index });
+  const m = modelCollection(db.pool, api, c, random(seed));
+  await m.add(150);
+  // documents with every term of the long queries below (folded, then one pending)
+  const long = () => ({
+    title: KOREAN,
+    body: `${KOREAN} fox`,
+    regdate: 1_700_000_000,
+    categories: [2],
+  });
+  await m.add(3, long);
+  await foldAll(index);
+  await m.add(1, long);
+  await m.change(); // tombstones and changed documents pending
+  await m.add(10);
+  /** the answer over HTTP (a form body: a 100,000-value ca is no query string) and bitsets made */
+  const search = async (p: ModelQuery) => {
+    const made = bitsetsMade();
+    const res = await call(
+      app,
+      'get',
+      `/v2/${c.cid}/search/json`,
+      { apikey: c.apikey, ...searchParams(p) },
+      'body',
+    );
+    return { status: res.status, ...answerOf(res.text), bitsets: bitsetsMade() - made };
+  };
+  const want = (p: ModelQuery) => ({ status: 200, ...expected(m.model, m.ids, p) });
+  return { search, want, seen: recording.seen, index };
+}
+
+describe('a search lists 100,000 categories', () => {
+  test('When a search lists 100,000 categories (most in no document, the rest repeated), it makes at most 4 bitsets and answers what brute force answers', async () => {
+    const { search, want } = await modelApp(0xca7);
+    for (const p of [
+      { q: '서울', sort: 0, start: 0, len: 10, ca: HOSTILE_CA },
+      { q: 'fox', sort: 1, start: 5, len: 20, ca: HOSTILE_CA, exCa: [3, 3, 3] },
+    ] satisfies ModelQuery[]) {
+      const { bitsets, ...answer } = await search(p);
+      expect(answer).toEqual(want(p));
+      expect(bitsets).toBeLessThanOrEqual(4);
+    }
+  }, 60_000);
+
+  test('When a search lists 100,000 categories, the snapshot SQL is sent no category list and each distinct category is asked of Postgres once', async () => {
+    const { search, want, seen } = await modelApp(0xca8);
+    const p: ModelQuery = { q: '바다', sort: 0, start: 0, len: 10, ca: HOSTILE_CA };
+    seen.length = 0;
+    const { bitsets, ...answer } = await search(p);
+    expect(answer).toEqual(want(p));
+    expect(bitsets).toBeLessThanOrEqual(4);
+    const snapshots = seen.filter((q) => q.name === 'bitmap-snapshot');
+    expect(snapshots.map((q) => [q.values[2], q.values[3]])).toEqual([[null, null]]);
+    for (const q of seen.filter((s) => s.name === 'bitmap-postings-found')) {
+      const kinds = q.values[1] as string[];
+      const terms = q.values[2] as string[];
+      expect(new Set(terms.map((t, i) => kinds[i] + t)).size).toBe(terms.length);
+      expect(terms.length).toBeLessThanOrEqual(new Set(HOSTILE_CA).size + 2);
+    }
+  }, 60_000);
+});
+
+describe('long queries', () => {
+  /** 512 one-letter words, 26 distinct terms: 1,023 bytes */
+  const LETTERS = Array.from({ length: 512 }, (_, i) => String.fromCharCode(97 + (i % 26))).join(
+    ' ',
+  );
+
+  test.each([
+    ['340 distinct Korean bigrams (in four documents)', KOREAN],
+    ['512 one-letter words', LETTERS],
+    ['a known word and 340 bigrams no document has', `서울 ${KOREAN.slice(0, 300)}`],
+  ])(
+    'When q is 1,024 bytes of %s, the search makes at most 4 bitsets and answers what brute force answers',
+    async (_, q) => {
+      const { search, want } = await modelApp(0x10e9);
+      for (const p of [
+        { q, sort: 0, start: 0, len: 10 },
+        { q, sort: 1, start: 990, len: 10 },
+      ] satisfies ModelQuery[]) {
+        const { bitsets, ...answer } = await search(p);
+        expect(answer).toEqual(want(p));
+        expect(bitsets).toBeLessThanOrEqual(4);
+      }
+    },
+    60_000,
+  );
+});
+
+describe('cache eviction', () => {
+  test.each([
+    ['4 KiB (less than one deleted bitmap)', 4 * 1024],
+    ['48 KiB (a few lists and bitmaps)', 48 * 1024],
+  ])(
+    'When the index cache is %s and many collections are searched at once, every search answers 200 and what brute force answers',
+    async (_, cacheBytes) => {
+      const index = createPostgresIndex(db.pool, {
+        foldBatchSize: 9,
+        packedMaxDocs: 30,
+        autoFold: false,
+        cacheBytes,
+      });
+      const app = makeApp(db, { index });
+      const collections = await Promise.all(
+        Array.from({ length: 5 }, async (_, i) => {
+          const c = await newCollection(app, { max_documents: 10_000 });
+          const api = client(app, c);
+          const m = modelCollection(db.pool, api, c, random(0xe71c + i));
+          await m.add(60);
+          return { c, api, m };
+        }),
+      );
+      await foldAll(index);
+      for (const { m } of collections) await m.change();
+      await foldAll(index); // deleted bitmaps
+      for (const { m } of collections) await m.change(); // tombstones and pending changes
+      const queries: ModelQuery[] = ['서울', '바다 fox', 'quick', '커피', 'tea'].flatMap((q) => [
+        { q, sort: 0, start: 0, len: 10 },
+        { q, sort: 1, start: 0, len: 10, ca: [1, 2] },
+        { q, sort: 0, start: 5, len: 10, exCa: [3] },
+      ]);
+      for (let round = 0; round < 3; round++) {
+        const answers = await Promise.all(
+          collections.flatMap(({ api, m }) =>
+            queries.map(async (p) => {
+              const res = await api.search(searchParams(p));
+              return {
+                got: { status: res.status, ...answerOf(res.text) },
+                want: { status: 200, ...expected(m.model, m.ids, p) },
+              };
+            }),
+          ),
+        );
+        expect(answers.map((a) => a.got)).toEqual(answers.map((a) => a.want));
+      }
+    },
+    120_000,
+  );
+});
