@@ -128,6 +128,15 @@ describe('Meilisearch filters and sort', () => {
     ]);
   });
 
+  test('When ca or ex_ca repeats a value, the filter names it once', () => {
+    const ca = Array.from({ length: 100_000 }, (_, i) => [7, 2, 7, 4][i % 4]!);
+    expect(buildFilter(query({ ca, exCa: [3, 3, 5, 3] }))).toEqual([
+      'collection_id = "abcd1234"',
+      'categories IN [7, 2, 4]',
+      'NOT categories IN [3, 5]',
+    ]);
+  });
+
   test('When ca or ex_ca is empty, it filters nothing', () => {
     expect(buildFilter(query({ ca: [], exCa: [] }))).toEqual(['collection_id = "abcd1234"']);
   });

@@ -153,6 +153,28 @@ describe('Meilisearch request shapes', () => {
     });
   });
 
+  test('When a search lists 100,000 categories, the request names each distinct category once', async () => {
+    stub.searchHandler = () => ({ hits: [], totalHits: 0, page: 1, hitsPerPage: 10 });
+    const ca = Array.from({ length: 100_000 }, (_, i) => 1000 + (i % 250));
+    const request = buildSearchRequest({
+      collectionId: 'abcd1234',
+      q: 'words',
+      start: 0,
+      len: 10,
+      ca,
+      exCa: null,
+      sort: 0,
+      startdate: null,
+      enddate: null,
+    });
+    await expect(gateway.search(request)).resolves.toEqual({ numfound: 0, docIds: [] });
+    const search = stub.requests.find((r) => r.path === '/indexes/documents/search')!;
+    expect((search.body as { filter: string[] }).filter).toEqual([
+      'collection_id = "abcd1234"',
+      `categories IN [${Array.from({ length: 250 }, (_, i) => 1000 + i).join(', ')}]`,
+    ]);
+  });
+
   test('When reindex lists a collection, documents/fetch is asked by filter for id, dockey, doc_id and version', async () => {
     await gateway.upsert([meiliDoc('abcd1234-a', '7')]);
     await expect(gateway.listDocuments('abcd1234', 0, 1000)).resolves.toEqual({

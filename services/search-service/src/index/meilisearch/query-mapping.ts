@@ -9,11 +9,13 @@ export function filterString(s: string): string {
   return `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }
 
+/** `[1, 2]`: each value once, in the order first given (a repeated value adds nothing). */
 function integerList(values: number[]): string {
-  for (const v of values) {
+  const distinct = [...new Set(values)];
+  for (const v of distinct) {
     if (!Number.isSafeInteger(v) || v < 0) throw new Error(`invalid category ${v}`);
   }
-  return `[${values.join(', ')}]`;
+  return `[${distinct.join(', ')}]`;
 }
 
 function unixTime(text: string): string {
@@ -25,7 +27,8 @@ function unixTime(text: string): string {
 /**
  * The filter of a query (array = AND): the collection always, then ca (any of), ex_ca
  * (none of; documents without categories pass), startdate/enddate (inclusive). An empty ca
- * matches nothing (see matchesNothing); an empty ex_ca excludes nothing.
+ * matches nothing (see matchesNothing); an empty ex_ca excludes nothing. A list names each
+ * category once, so its length is the number of distinct values asked for, not of entries.
  */
 export function buildFilter(query: SearchQuery): string[] {
   const filter = [`collection_id = ${filterString(query.collectionId)}`];
