@@ -113,6 +113,28 @@ export async function readPostings(
   return { segmentIds: [...found], rows: out };
 }
 
+/**
+ * The category terms each of these segments has a posting list for (by segment id; a segment
+ * that no longer exists is absent): what a search of many categories asks for instead of one
+ * probe per listed category.
+ */
+export async function readCategoryTerms(
+  db: Queryable,
+  segmentIds: string[],
+): Promise<Map<string, Set<string>>> {
+  const { rows } = await db.query<{ id: string; terms: string[] }>({
+    name: 'bitmap-category-terms',
+    text: `SELECT s.id::text AS id,
+                  coalesce(array_agg(p.term) FILTER (WHERE p.term IS NOT NULL), '{}') AS terms
+           FROM search_segments s
+           LEFT JOIN search_postings p ON p.segment_id = s.id AND p.kind = 'c'
+           WHERE s.id = ANY($1::bigint[])
+           GROUP BY s.id`,
+    values: [segmentIds],
+  });
+  return new Map(rows.map((r) => [r.id, new Set(r.terms)]));
+}
+
 export interface SegmentDocs {
   id: string;
   firstDocno: number;

@@ -6,6 +6,7 @@ import { ABSENT, type IndexCache } from './index-cache';
 import {
   readDeleted,
   readPacked,
+  readCategoryTerms,
   readPostings,
   readSegmentDocs,
   readSnapshot,
@@ -41,7 +42,9 @@ export interface PostingLists {
 /**
  * Absent (segment, category) pairs are cached only for a search of at most this many distinct
  * categories: a search listing thousands of categories the collection does not have must not
- * fill the cache shared by every collection with their absence.
+ * fill the cache shared by every collection with their absence. A search of more reads the
+ * categories each row segment has first (one query, as many terms as the collection has) and
+ * asks for the lists of those only.
  */
 export const CACHED_ABSENT_CATEGORIES = 64;
 
@@ -105,6 +108,14 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
       const held = new Map<string, Buffer>();
       const missingSegments = new Set<string>();
       const missingKeys = new Map<string, PostingKey>();
+      const categories = keys.filter((k) => k.kind === 'c').length;
+      const rowIds = snap.segments.filter((s) => !s.packed).map((s) => s.id);
+      /** with many categories: the categories each row segment has (a list is read only for them) */
+      let has: Map<string, Set<string>> | null = null;
+      if (categories > CACHED_ABSENT_CATEGORIES && rowIds.length) {
+        has = await readCategoryTerms(pool, rowIds);
+        if (has.size !== rowIds.length) throw new SnapshotMoved();
+      }
       for (const s of snap.segments) {
         if (s.packed) {
           const cached = cache.packed(s.id);
@@ -113,6 +124,7 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
           continue;
         }
         for (const k of keys) {
+          if (has && k.kind === 'c' && !has.get(s.id)!.has(k.term)) continue; // no list
           const cached = cache.posting(s.id, k.kind, k.term);
           if (cached === undefined) {
             missingSegments.add(s.id);
@@ -137,7 +149,6 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
         cache.setPosting(r.segmentId, r.kind, r.term, r.data);
         held.set(`${r.segmentId}:${r.kind}${r.term}`, r.data);
       }
-      const categories = keys.filter((k) => k.kind === 'c').length;
       for (const k of missingKeys.values()) {
         if (k.kind === 'c' && categories > CACHED_ABSENT_CATEGORIES) continue;
         for (const id of missingSegments) {
