@@ -92,7 +92,9 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
         if (view.size >= snap.nextDocno) return view;
         const running = extending.get(key);
         if (running) {
-          await running;
+          // its view, also when the cache did not keep it (a view larger than the cache)
+          const extended = await running.catch(() => null);
+          if (extended && extended.size >= snap.nextDocno) return extended;
           continue;
         }
         const extension = extend(view, snap).finally(() => extending.delete(key));
