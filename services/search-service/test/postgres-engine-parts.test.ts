@@ -1,3 +1,4 @@
+import { tailMatches } from '../src/index/postgres/bitmap-search';
 import { newBitset, setBits } from '../src/index/postgres/bitset';
 import { CollectionView } from '../src/index/postgres/collection-view';
 import {
@@ -126,5 +127,36 @@ describe('merge policy', () => {
   test('When a merge would pass the largest segment size, it does not happen', () => {
     expect(levelOf(100_000)).toBe(levelOf(120_000));
     expect(pickMerge(Array.from({ length: MERGE_FACTOR }, () => seg(100_000)))).toBeNull();
+  });
+});
+
+describe('pending tail filter', () => {
+  /** pending rows: [documents.id, regdate, in title, categories] */
+  const rows: Array<[number, string, boolean, number[]]> = [
+    [1, '10', true, [1, 2]],
+    [2, '20', false, [3]],
+    [3, '30', false, []],
+    [4, '40', true, [2, 5]],
+  ];
+  const ids = (ca: number[] | null, exCa: number[] | null) =>
+    tailMatches(rows, ca, exCa).map((t) => t.docId);
+
+  test.each([
+    ['no lists', null, null, [1, 2, 3, 4]],
+    ['ca: any of (a document without categories never matches)', [2, 9, 2], null, [1, 4]],
+    ['ex_ca: none of (a document without categories passes)', null, [5, 3, 3], [1, 3]],
+    ['both', [2, 3], [1], [2, 4]],
+    ['ca of values no document has', [7, 8], null, []],
+  ])(
+    'When the lists are %s, the tail keeps what the SQL filter would keep',
+    (_, ca, exCa, want) => {
+      expect(ids(ca, exCa)).toEqual(want);
+    },
+  );
+
+  test('When a row passes, its regdate becomes a number and its title flag is kept', () => {
+    expect(tailMatches(rows.slice(0, 1), null, null)).toEqual([
+      { docId: 1, regdate: 10, inTitle: true },
+    ]);
   });
 });
