@@ -1,4 +1,5 @@
 export * from './errors';
+export * from './http-errors';
 export * from './result';
 export * from './limits';
 export * from './text';

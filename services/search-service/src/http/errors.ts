@@ -1,19 +1,13 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { SEARCH_ERRORS } from '@hub/contracts';
+import { SEARCH_ERRORS, SEARCH_HTTP_ERRORS } from '@hub/contracts';
 import { ServiceError, type ContractErrorLike, type Logger } from '@hub/service-kit';
 
 /**
- * HTTP-level answers the spec has no row for (they happen before any contract check: the
- * request is not one of the service's operations, or its body cannot be read). Kept here, in
- * one place, and listed in the README.
+ * HTTP-level answers the spec has no row for (the request is not one of the service's
+ * operations, its body cannot be read, or its collection has too many searches waiting): the
+ * contracts' table, listed in the README.
  */
-export const HTTP_ERRORS = {
-  notFound: { status: 404, text: 'not found' },
-  methodNotAllowed: { status: 405, text: 'method not allowed' },
-  badRequest: { status: 400, text: 'bad request' },
-  payloadTooLarge: { status: 413, text: 'request body too large' },
-  unsupportedMediaType: { status: 415, text: 'unsupported media type' },
-} as const satisfies Record<string, ContractErrorLike>;
+export const HTTP_ERRORS = SEARCH_HTTP_ERRORS;
 
 export const notFoundHandler: RequestHandler = (_req, _res, next) => {
   next(new ServiceError(HTTP_ERRORS.notFound));

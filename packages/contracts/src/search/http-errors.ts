@@ -1,0 +1,23 @@
+/**
+ * The search service's answers that the spec has no row for: HTTP-level answers given before
+ * any contract check (the request is not one of the operations, its body cannot be read) or
+ * instead of running it (its collection already has too many searches waiting). Not spec rows,
+ * so not in SEARCH_ERRORS; the service's README lists each with when it is given.
+ */
+export interface HttpAnswer {
+  readonly status: number;
+  readonly text: string;
+}
+
+export const SEARCH_HTTP_ERRORS = {
+  notFound: { status: 404, text: 'not found' },
+  methodNotAllowed: { status: 405, text: 'method not allowed' },
+  badRequest: { status: 400, text: 'bad request' },
+  payloadTooLarge: { status: 413, text: 'request body too large' },
+  unsupportedMediaType: { status: 415, text: 'unsupported media type' },
+  /**
+   * A search of a collection that already has its most searches waiting for its share of the
+   * cores, or one that waited its longest: sent with Retry-After (seconds).
+   */
+  tooManyRequests: { status: 429, text: 'too many requests' },
+} as const satisfies Record<string, HttpAnswer>;
