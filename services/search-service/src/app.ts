@@ -15,7 +15,7 @@ import {
 import { adminRouter } from './admin/admin-router';
 import { mountPath, type SearchConfig } from './config';
 import { createCallLimiter, type CallLimiter } from './http/call-limiter';
-import { createCollectionGate } from './http/collection-gate';
+import { createCollectionGate, type CollectionGate } from './http/collection-gate';
 import { errorHandler, notFoundHandler } from './http/errors';
 import { indexRoutes, searchRoutes, type RouteDeps } from './http/routes';
 import type { SearchIndex } from './index/search-index';
@@ -42,6 +42,8 @@ export interface SearchDeps {
 export interface AppServices {
   callLimiter: CallLimiter;
   collections: CollectionDirectory;
+  /** each collection's searches running and waiting (their share of the cores) */
+  gate: CollectionGate;
   index: SearchIndex;
   thumbnails: ThumbnailService;
   /** writes the locally counted API calls; call before the pool closes */
@@ -69,6 +71,10 @@ export function createApp(deps: SearchDeps): SearchApp {
     exactMargin: config.apiCallExactMargin,
     logger,
   });
+  const gate = createCollectionGate(config.maxConcurrentSearches, {
+    maxWaiting: config.maxQueuedSearches,
+    maxWaitMs: config.maxSearchWaitMs,
+  });
   const routeDeps: RouteDeps = {
     pool,
     index,
@@ -76,7 +82,7 @@ export function createApp(deps: SearchDeps): SearchApp {
     logger,
     collections,
     callLimiter,
-    gate: createCollectionGate(config.maxConcurrentSearches),
+    gate,
     maxBodyBytes: config.maxBodyBytes,
   };
 
@@ -119,6 +125,7 @@ export function createApp(deps: SearchDeps): SearchApp {
   const services: AppServices = {
     callLimiter,
     collections,
+    gate,
     index,
     thumbnails,
     close: () => callLimiter.close(),

@@ -32,6 +32,10 @@ export interface SearchConfig {
   collectionCacheMs: number;
   /** searches of one collection running at once (more wait); 0: no cap */
   maxConcurrentSearches: number;
+  /** searches of one collection waiting for their share at once; one more answers 429 */
+  maxQueuedSearches: number;
+  /** longest wait of a search for its share, in ms; then it answers 429 */
+  maxSearchWaitMs: number;
   /** Postgres engine: bytes of posting lists, deleted bitmaps and result orders kept in memory */
   indexCacheBytes: number;
   /** Postgres engine: most documents folded into one segment */
@@ -114,6 +118,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SearchConfig {
       default: Math.max(2, availableParallelism()),
       min: 0,
       max: 10_000,
+    }),
+    maxQueuedSearches: r.int('SEARCH_MAX_QUEUED_SEARCHES', { default: 64, min: 0, max: 100_000 }),
+    maxSearchWaitMs: r.int('SEARCH_MAX_SEARCH_WAIT_MS', {
+      default: 10_000,
+      min: 1,
+      max: 600_000,
     }),
     indexCacheBytes:
       r.int('SEARCH_INDEX_CACHE_MB', { default: 256, min: 8, max: 65_536 }) * 2 ** 20,

@@ -1,3 +1,5 @@
+import { SEARCH_HTTP_ERRORS } from '@hub/contracts';
+import { ServiceError } from '@hub/service-kit';
 import { createCollectionGate, type CollectionGate } from '../src/http/collection-gate';
 import { appWithCollection, useSearchDatabase } from './helpers/harness';
 import { docJson } from './helpers/requests';
@@ -114,6 +116,72 @@ test('When the cap is 0, searches are not capped', async () => {
   expect(await gate.run('c', async () => 'not waiting')).toBe('not waiting');
   hold.resolve();
   await first;
+});
+
+/** What a refused search throws: 429 too many requests, Retry-After 1. */
+async function refusal(run: Promise<unknown>) {
+  const e = await run.then(
+    () => null,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(ServiceError);
+  const { status, text, headers } = e as ServiceError;
+  return { status, text, headers };
+}
+
+const TOO_MANY = {
+  status: SEARCH_HTTP_ERRORS.tooManyRequests.status,
+  text: 'too many requests',
+  headers: { 'Retry-After': '1' },
+};
+
+test('When a collection already has its most searches waiting, one more is refused at once and the waiting ones still run', async () => {
+  const gate = createCollectionGate(1, { maxWaiting: 2, maxWaitMs: 60_000 });
+  const started: number[] = [];
+  const releases = Array.from({ length: 3 }, deferred);
+  const runs = runEach(gate, 'c', releases, started);
+  expect(gate.load('c')).toEqual({ active: 1, waiting: 2 });
+  expect(await refusal(gate.run('c', async () => 'never'))).toEqual(TOO_MANY);
+  expect(gate.load('c')).toEqual({ active: 1, waiting: 2 });
+  for (const r of releases) r.resolve();
+  expect(await Promise.all(runs)).toEqual([0, 1, 2]);
+  expect(gate.load('c')).toEqual({ active: 0, waiting: 0 });
+  // the refused search no longer counts its collection as busy
+  expect(gate.cap()).toBe(1);
+});
+
+test('When a collection’s queue is full, another collection’s search runs at once', async () => {
+  const gate = createCollectionGate(2, { maxWaiting: 1, maxWaitMs: 60_000 });
+  const hold = deferred();
+  const busy = [0, 1, 2].map(() => gate.run('busy', () => hold.promise));
+  expect(await refusal(gate.run('busy', async () => 'never'))).toEqual(TOO_MANY);
+  expect(await gate.run('other', async () => 'ran')).toBe('ran');
+  hold.resolve();
+  await Promise.all(busy);
+});
+
+test('When a search has waited its longest, it is refused and leaves the queue; the next one waits its turn', async () => {
+  const gate = createCollectionGate(1, { maxWaiting: 4, maxWaitMs: 50 });
+  const hold = deferred();
+  const busy = gate.run('c', () => hold.promise);
+  const late = gate.run('c', async () => 'never');
+  expect(gate.load('c')).toEqual({ active: 1, waiting: 1 });
+  expect(await refusal(late)).toEqual(TOO_MANY);
+  expect(gate.load('c')).toEqual({ active: 1, waiting: 0 });
+  const next = gate.run('c', async () => 'next');
+  hold.resolve();
+  await busy;
+  expect(await next).toBe('next');
+  expect(gate.load('c')).toEqual({ active: 0, waiting: 0 });
+});
+
+test('When no search may wait, a search beyond the cap is refused at once', async () => {
+  const gate = createCollectionGate(1, { maxWaiting: 0, maxWaitMs: 60_000 });
+  const hold = deferred();
+  const busy = gate.run('c', () => hold.promise);
+  expect(await refusal(gate.run('c', async () => 'never'))).toEqual(TOO_MANY);
+  hold.resolve();
+  await busy;
 });
 
 describe('through the API', () => {

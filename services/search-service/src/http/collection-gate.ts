@@ -1,3 +1,6 @@
+import { ServiceError } from '@hub/service-kit';
+import { HTTP_ERRORS } from './errors';
+
 /**
  * Fair sharing of the cores between collections. A search is CPU work on cores that every
  * collection shares: without a cap, one collection's clients can take the whole machine and
@@ -7,11 +10,21 @@
  * arrival. Alone, a collection gets the whole `limit`; while another collection adds or
  * searches, each gets its share. A collection only ever waits behind its own searches.
  * limit 0: no cap.
+ *
+ * The wait is bounded, in number and in time: each waiting search holds its request in memory,
+ * and a collection's clients could otherwise grow its queue without end. A search that finds
+ * `maxWaiting` searches of its collection already waiting is refused at once, and one that has
+ * waited `maxWaitMs` is refused then rather than served late: both with 429 `too many
+ * requests` and `Retry-After: 1` (a collection beyond its share should slow down; its queue
+ * drains in well under a second at usual search times). Other collections are not affected.
  */
 export interface CollectionGate {
   /** Runs any other operation of a collection, counting the collection as busy meanwhile. */
   track<T>(collectionId: string, work: () => Promise<T>): Promise<T>;
-  /** Runs a search of a collection when its share of the cap allows. */
+  /**
+   * Runs a search of a collection when its share of the cap allows; throws the 429 ServiceError
+   * when the collection's queue is full or the search waited too long.
+   */
   run<T>(collectionId: string, work: () => Promise<T>): Promise<T>;
   /** searches of one collection allowed to run at once now */
   cap(): number;
@@ -19,10 +32,37 @@ export interface CollectionGate {
   load(collectionId: string): { active: number; waiting: number };
 }
 
-export function createCollectionGate(limit: number): CollectionGate {
+export interface WaitBounds {
+  /** searches of one collection waiting at once; one more is refused (0: none may wait) */
+  maxWaiting: number;
+  /** longest wait of a search, in ms; then it is refused */
+  maxWaitMs: number;
+}
+
+/** The defaults of SEARCH_MAX_QUEUED_SEARCHES and SEARCH_MAX_SEARCH_WAIT_MS. */
+export const DEFAULT_WAIT_BOUNDS: WaitBounds = { maxWaiting: 64, maxWaitMs: 10_000 };
+
+/** What a refused search answers (seconds in Retry-After). */
+export const RETRY_AFTER_SECONDS = 1;
+
+function refused(): ServiceError {
+  return new ServiceError(HTTP_ERRORS.tooManyRequests, {
+    headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+  });
+}
+
+/** A search waiting for a slot; `start` hands it the slot (the caller counted it active). */
+interface Waiter {
+  start(): void;
+}
+
+export function createCollectionGate(
+  limit: number,
+  bounds: WaitBounds = DEFAULT_WAIT_BOUNDS,
+): CollectionGate {
   /** operations in flight per collection (searches running or waiting included) */
   const inFlight = new Map<string, number>();
-  const searches = new Map<string, { active: number; waiting: Array<() => void> }>();
+  const searches = new Map<string, { active: number; waiting: Waiter[] }>();
 
   function enter(collectionId: string): void {
     inFlight.set(collectionId, (inFlight.get(collectionId) ?? 0) + 1);
@@ -57,8 +97,15 @@ export function createCollectionGate(limit: number): CollectionGate {
       searches.set(collectionId, slot);
     }
     const mine = slot;
-    if (mine.active >= cap()) await new Promise<void>((resolve) => mine.waiting.push(resolve));
-    else mine.active++;
+    if (mine.active < cap()) mine.active++;
+    else {
+      try {
+        await waitForSlot(mine.waiting);
+      } catch (e) {
+        leave(collectionId); // its collection's searches are still running: the entry stays
+        throw e;
+      }
+    }
     try {
       return await work();
     } finally {
@@ -67,10 +114,28 @@ export function createCollectionGate(limit: number): CollectionGate {
       // the freed slot (or more, when fewer collections are busy now) goes to the next searches
       while (mine.waiting.length > 0 && mine.active < cap()) {
         mine.active++;
-        mine.waiting.shift()!();
+        mine.waiting.shift()!.start();
       }
       if (mine.active === 0) searches.delete(collectionId);
     }
+  }
+
+  /** Queues a search (when there is room) until it is given a slot or has waited too long. */
+  function waitForSlot(waiting: Waiter[]): Promise<void> {
+    if (waiting.length >= bounds.maxWaiting) return Promise.reject(refused());
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        start() {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => {
+        waiting.splice(waiting.indexOf(waiter), 1);
+        reject(refused());
+      }, bounds.maxWaitMs);
+      waiting.push(waiter);
+    });
   }
 
   return {

@@ -1,0 +1,97 @@
+import { createPostgresIndex } from '../src/index/postgres/postgres-index';
+import type { SearchIndex } from '../src/index/search-index';
+import type { SearchApp } from '../src/app';
+import { apiCalls, makeApp, newCollection, useSearchDatabase } from './helpers/harness';
+import { client, docJson, type TestCollection } from './helpers/requests';
+
+/**
+ * The bound on a collection's searches waiting for their share of the cores: one more search
+ * answers 429 too many requests with Retry-After, and other collections are not affected.
+ */
+
+const db = useSearchDatabase();
+
+/** An engine whose searches of one collection wait until `release` (the others run at once). */
+function heldEngine() {
+  const real = createPostgresIndex(db.pool);
+  let held = '';
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let started!: () => void;
+  const holding = new Promise<void>((r) => (started = r));
+  const index: SearchIndex = Object.assign(Object.create(real) as SearchIndex, {
+    search: async (query: Parameters<SearchIndex['search']>[0]) => {
+      if (query.collectionId === held) {
+        started();
+        await released;
+      }
+      return real.search(query);
+    },
+  });
+  return { index, hold: (cid: string) => (held = cid), holding, release };
+}
+
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((r) => setTimeout(r, 5));
+}
+
+/** An app with collections `a` and `b`, one document each, `a`'s searches held in the engine. */
+async function appWithHeldCollection(env: Record<string, string>) {
+  const engine = heldEngine();
+  const app = makeApp(db, { index: engine.index, env });
+  const a = await newCollection(app);
+  const b = await newCollection(app);
+  for (const c of [a, b]) await client(app, c).add('k', docJson({ icontents_title: 'queued' }));
+  engine.hold(a.cid);
+  return { app, a, b, engine };
+}
+
+function search(app: SearchApp, c: TestCollection) {
+  return client(app, c)
+    .search({ q: 'queued' })
+    .then((r) => r);
+}
+
+test('When a collection already has SEARCH_MAX_QUEUED_SEARCHES searches waiting, one more answers 429 too many requests with Retry-After, and another collection’s search answers 200', async () => {
+  const { app, a, b, engine } = await appWithHeldCollection({
+    SEARCH_MAX_CONCURRENT_SEARCHES: '1',
+    SEARCH_MAX_QUEUED_SEARCHES: '1',
+  });
+  const running = search(app, a);
+  await engine.holding;
+  const waiting = search(app, a);
+  await until(() => app.services.gate.load(a.cid).waiting === 1);
+
+  const refused = await search(app, a);
+  expect([refused.status, refused.text]).toEqual([429, 'too many requests']);
+  expect(refused.headers['retry-after']).toBe('1');
+  expect(refused.headers['content-type']).toBe('text/plain; charset=utf-8');
+
+  const other = await search(app, b);
+  expect([other.status, JSON.parse(other.text).numfound]).toEqual([200, 1]);
+
+  engine.release();
+  for (const r of await Promise.all([running, waiting]))
+    expect([r.status, JSON.parse(r.text).numfound]).toEqual([200, 1]);
+  // the refused search passed the call limit step: it is counted like the two served
+  await app.services.callLimiter.flush();
+  expect(await apiCalls(db.pool, a)).toBe(1 + 3);
+});
+
+test('When a search has waited SEARCH_MAX_SEARCH_WAIT_MS for its collection’s share, it answers 429 too many requests', async () => {
+  const { app, a, engine } = await appWithHeldCollection({
+    SEARCH_MAX_CONCURRENT_SEARCHES: '1',
+    SEARCH_MAX_SEARCH_WAIT_MS: '100',
+  });
+  const running = search(app, a);
+  await engine.holding;
+  const late = await search(app, a);
+  expect([late.status, late.text, late.headers['retry-after']]).toEqual([
+    429,
+    'too many requests',
+    '1',
+  ]);
+  expect(app.services.gate.load(a.cid)).toEqual({ active: 1, waiting: 0 });
+  engine.release();
+  expect((await running).status).toBe(200);
+});
