@@ -2,10 +2,10 @@ import type http from 'node:http';
 import type pg from 'pg';
 import { ConfigReader } from './config';
 import { errorText } from './error-text';
-import { createPool, runMigrations } from './db';
+import { createPool, DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, runMigrations } from './db';
 import { createLogger, runMain, type Logger } from './logger';
 import { createMetrics, type Metrics } from './metrics';
-import { listenHost, serve } from './serve';
+import { listenHost, serve, type HttpTimeouts } from './serve';
 
 export interface ServiceMigrations {
   dir: string;
@@ -20,11 +20,21 @@ export interface RunningService {
 }
 
 /**
- * A service's process entry: config → migrations → pool → the service → listen (HOST,
- * default every interface) → graceful shutdown on SIGTERM. A start-up failure is one JSON
- * log line at error level, then exit 1.
+ * A service's process entry: config → migrations → pool (a query waits for a connection at
+ * most `databaseConnectTimeoutMs`) → the service → listen (HOST, default every interface;
+ * connections bounded by `httpTimeouts`) → graceful shutdown on SIGTERM. A start-up failure
+ * is one JSON log line at error level, then exit 1.
  */
-export function runService<C extends { databaseUrl: string; port: number }>(opts: {
+export function runService<
+  C extends {
+    databaseUrl: string;
+    port: number;
+    /** readHttpTimeouts; default DEFAULT_HTTP_TIMEOUTS */
+    httpTimeouts?: HttpTimeouts;
+    /** readDatabaseConnectTimeout; default DEFAULT_DATABASE_CONNECT_TIMEOUT_MS */
+    databaseConnectTimeoutMs?: number;
+  },
+>(opts: {
   name: string;
   loadConfig(): C;
   migrations: ServiceMigrations;
@@ -34,13 +44,16 @@ export function runService<C extends { databaseUrl: string; port: number }>(opts
   return runMain(opts.name, async (logger) => {
     const config = opts.loadConfig();
     await runMigrations({ databaseUrl: config.databaseUrl, ...opts.migrations, logger });
-    const pool = createPool(config.databaseUrl, opts.poolSize(config), logger);
+    const pool = createPool(config.databaseUrl, opts.poolSize(config), logger, {
+      connectTimeoutMs: config.databaseConnectTimeoutMs ?? DEFAULT_DATABASE_CONNECT_TIMEOUT_MS,
+    });
     const service = opts.start({ config, pool, logger, metrics: createMetrics(opts.name) });
     await serve({
       handler: service.handler,
       port: config.port,
       host: listenHost(),
       logger,
+      timeouts: config.httpTimeouts,
       close: async () => {
         await service.close();
         await pool.end();

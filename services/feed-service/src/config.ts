@@ -6,7 +6,12 @@ import {
   FEED_DEFAULTS,
   type FeedFieldName,
 } from '@hub/contracts';
-import { ConfigReader } from '@hub/service-kit';
+import {
+  ConfigReader,
+  readDatabaseConnectTimeout,
+  readHttpTimeouts,
+  type HttpTimeouts,
+} from '@hub/service-kit';
 
 /** Algorithms a token may be signed with; `none` is never one of them. */
 export const JWT_ALGORITHMS = [
@@ -59,6 +64,10 @@ export interface FeedConfig {
   cacheMaxAge: number;
   /** WebSub hubs every feed advertises and every write pings (FEED_WEBSUB_HUBS; empty: none) */
   websubHubs: string[];
+  /** how long a request's query waits for a connection of the pool */
+  databaseConnectTimeoutMs: number;
+  /** how long a client may take to send a request, and keep a connection idle */
+  httpTimeouts: HttpTimeouts;
 }
 
 const EMAIL = /^[^\s@()<>]+@[^\s@()<>]+$/;
@@ -104,6 +113,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): FeedConfig {
     r.problem('FEED_PROVIDER_NAME must not contain parentheses or line breaks');
   const cacheMaxAge = r.int('FEED_CACHE_MAX_AGE', { default: 60, min: 0, max: 86_400 });
   const websubHubs = readHubs(r);
+  const databaseConnectTimeoutMs = readDatabaseConnectTimeout(r);
+  const httpTimeouts = readHttpTimeouts(r);
   r.done('feed-service');
   return {
     port,
@@ -116,6 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): FeedConfig {
     defaultAuthor: defaultItemAuthor(email, provider),
     cacheMaxAge,
     websubHubs,
+    databaseConnectTimeoutMs,
+    httpTimeouts,
   };
 }
 

@@ -1,6 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { parseThumbnailSize, SEARCH_LIMITS } from '@hub/contracts';
-import { ConfigReader } from '@hub/service-kit';
+import {
+  ConfigReader,
+  readDatabaseConnectTimeout,
+  readHttpTimeouts,
+  type HttpTimeouts,
+} from '@hub/service-kit';
 
 export interface SearchConfig {
   port: number;
@@ -8,6 +13,10 @@ export interface SearchConfig {
   logLevel: string;
   /** connections of the service's pool */
   databasePoolSize: number;
+  /** how long a request's query waits for a connection of the pool */
+  databaseConnectTimeoutMs: number;
+  /** how long a client may take to send a request, and keep a connection idle */
+  httpTimeouts: HttpTimeouts;
   /** Bearer token of the admin API (/admin/collections) */
   adminToken: string;
   /** public address of add, update, field update, delete and status ({base_url}) */
@@ -81,6 +90,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SearchConfig {
       'info',
     ),
     databasePoolSize: r.int('SEARCH_DB_POOL_SIZE', { default: 20, min: 2, max: 500 }),
+    databaseConnectTimeoutMs: readDatabaseConnectTimeout(r),
+    httpTimeouts: readHttpTimeouts(r),
     adminToken: r.secret('SEARCH_ADMIN_TOKEN'),
     baseUrl,
     searchUrl: r.url('SEARCH_URL', { default: baseUrl, protocols: ['http', 'https'] }),
