@@ -184,6 +184,22 @@ test('When no search may wait, a search beyond the cap is refused at once', asyn
   await busy;
 });
 
+test('When a waiting search’s signal aborts, it leaves the queue at once and never runs', async () => {
+  const gate = createCollectionGate(1, { maxWaiting: 4, maxWaitMs: 60_000 });
+  const hold = deferred();
+  const busy = gate.run('c', () => hold.promise);
+  const gone = new AbortController();
+  let ran = false;
+  const waiting = gate.run('c', async () => (ran = true), gone.signal);
+  expect(gate.load('c')).toEqual({ active: 1, waiting: 1 });
+  gone.abort();
+  expect(await refusal(waiting)).toEqual(TOO_MANY);
+  expect(gate.load('c')).toEqual({ active: 1, waiting: 0 });
+  hold.resolve();
+  await busy;
+  expect(ran).toBe(false);
+});
+
 describe('through the API', () => {
   const db = useSearchDatabase();
 

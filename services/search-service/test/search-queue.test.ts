@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createPostgresIndex } from '../src/index/postgres/postgres-index';
 import type { SearchIndex } from '../src/index/search-index';
 import type { SearchApp } from '../src/app';
@@ -19,16 +21,25 @@ function heldEngine() {
   const released = new Promise<void>((r) => (release = r));
   let started!: () => void;
   const holding = new Promise<void>((r) => (started = r));
+  /** searches of the held collection the engine was asked for */
+  let heldSearches = 0;
   const index: SearchIndex = Object.assign(Object.create(real) as SearchIndex, {
     search: async (query: Parameters<SearchIndex['search']>[0]) => {
       if (query.collectionId === held) {
+        heldSearches++;
         started();
         await released;
       }
       return real.search(query);
     },
   });
-  return { index, hold: (cid: string) => (held = cid), holding, release };
+  return {
+    index,
+    hold: (cid: string) => (held = cid),
+    holding,
+    release,
+    heldSearches: () => heldSearches,
+  };
 }
 
 async function until(done: () => boolean): Promise<void> {
@@ -94,4 +105,26 @@ test('When a search has waited SEARCH_MAX_SEARCH_WAIT_MS for its collection’s 
   expect(app.services.gate.load(a.cid)).toEqual({ active: 1, waiting: 0 });
   engine.release();
   expect((await running).status).toBe(200);
+});
+
+test('When a client whose search waits for its collection’s share goes away, the search leaves the queue and never runs', async () => {
+  const { app, a, engine } = await appWithHeldCollection({ SEARCH_MAX_CONCURRENT_SEARCHES: '1' });
+  const running = search(app, a);
+  await engine.holding;
+  // a client of its own server (supertest's would stay open once its request is aborted)
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const { port } = server.address() as AddressInfo;
+  const leaving = http.get(
+    `http://127.0.0.1:${port}/v2/${a.cid}/search/json?apikey=${a.apikey}&q=queued`,
+  );
+  leaving.on('error', () => undefined);
+  await until(() => app.services.gate.load(a.cid).waiting === 1);
+  leaving.destroy();
+  await until(() => app.services.gate.load(a.cid).waiting === 0);
+  server.closeAllConnections();
+  server.close();
+  engine.release();
+  expect((await running).status).toBe(200);
+  expect(engine.heldSearches()).toBe(1);
 });

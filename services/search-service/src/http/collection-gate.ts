@@ -23,9 +23,10 @@ export interface CollectionGate {
   track<T>(collectionId: string, work: () => Promise<T>): Promise<T>;
   /**
    * Runs a search of a collection when its share of the cap allows; throws the 429 ServiceError
-   * when the collection's queue is full or the search waited too long.
+   * when the collection's queue is full or the search waited too long. A search whose `signal`
+   * aborts while it waits (its client went away) leaves the queue at once, refused the same way.
    */
-  run<T>(collectionId: string, work: () => Promise<T>): Promise<T>;
+  run<T>(collectionId: string, work: () => Promise<T>, signal?: AbortSignal): Promise<T>;
   /** searches of one collection allowed to run at once now */
   cap(): number;
   /** searches running and waiting, per collection (tests) */
@@ -88,7 +89,11 @@ export function createCollectionGate(
     }
   }
 
-  async function run<T>(collectionId: string, work: () => Promise<T>): Promise<T> {
+  async function run<T>(
+    collectionId: string,
+    work: () => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     if (limit <= 0) return track(collectionId, work);
     enter(collectionId);
     let slot = searches.get(collectionId);
@@ -100,7 +105,7 @@ export function createCollectionGate(
     if (mine.active < cap()) mine.active++;
     else {
       try {
-        await waitForSlot(mine.waiting);
+        await waitForSlot(mine.waiting, signal);
       } catch (e) {
         leave(collectionId); // its collection's searches are still running: the entry stays
         throw e;
@@ -120,20 +125,30 @@ export function createCollectionGate(
     }
   }
 
-  /** Queues a search (when there is room) until it is given a slot or has waited too long. */
-  function waitForSlot(waiting: Waiter[]): Promise<void> {
-    if (waiting.length >= bounds.maxWaiting) return Promise.reject(refused());
+  /**
+   * Queues a search (when there is room) until it is given a slot, has waited too long, or its
+   * signal aborts.
+   */
+  function waitForSlot(waiting: Waiter[], signal?: AbortSignal): Promise<void> {
+    if (waiting.length >= bounds.maxWaiting || signal?.aborted) return Promise.reject(refused());
     return new Promise<void>((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', giveUp);
+      };
+      const giveUp = () => {
+        done();
+        waiting.splice(waiting.indexOf(waiter), 1);
+        reject(refused());
+      };
       const waiter: Waiter = {
         start() {
-          clearTimeout(timer);
+          done();
           resolve();
         },
       };
-      const timer = setTimeout(() => {
-        waiting.splice(waiting.indexOf(waiter), 1);
-        reject(refused());
-      }, bounds.maxWaitMs);
+      const timer = setTimeout(giveUp, bounds.maxWaitMs);
+      signal?.addEventListener('abort', giveUp);
       waiting.push(waiter);
     });
   }

@@ -168,17 +168,23 @@ export function searchRoutes(deps: RouteDeps): Router {
           params,
           format: String(req.params.format),
         });
-        const result = await deps.gate.run(collection.id, () =>
-          searchDocuments(deps, collection.id, {
-            q: params.get('q'),
-            start: params.get('start'),
-            len: params.get('len'),
-            ca: params.get('ca'),
-            ex_ca: params.get('ex_ca'),
-            sort: params.get('sort'),
-            startdate: params.get('startdate'),
-            enddate: params.get('enddate'),
-          }),
+        // a search waiting for its collection's share leaves the queue when its client goes away
+        const gone = new AbortController();
+        res.once('close', () => gone.abort());
+        const result = await deps.gate.run(
+          collection.id,
+          () =>
+            searchDocuments(deps, collection.id, {
+              q: params.get('q'),
+              start: params.get('start'),
+              len: params.get('len'),
+              ca: params.get('ca'),
+              ex_ca: params.get('ex_ca'),
+              sort: params.get('sort'),
+              startdate: params.get('startdate'),
+              enddate: params.get('enddate'),
+            }),
+          gone.signal,
         );
         sendAs(res, format, format === 'json' ? searchJson(result) : searchXml(result));
       },
