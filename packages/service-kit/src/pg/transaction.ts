@@ -5,6 +5,13 @@ export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
 export interface TransactionOptions {
   /**
+   * The transaction's mode, sent with BEGIN (default: the server's, READ COMMITTED). A
+   * 'repeatable read' transaction's statements all see the snapshot its first statement took.
+   */
+  isolation?: 'repeatable read' | 'serializable';
+  /** BEGIN ... READ ONLY: the transaction writes nothing */
+  readOnly?: boolean;
+  /**
    * A first statement sent in the same round trip as BEGIN (simple protocol: values must be
    * inlined with pg.escapeLiteral). Its rows are handed to `work`.
    */
@@ -45,16 +52,23 @@ export async function inTransaction<T>(
     client.query('ROLLBACK').catch(() => {
       broken = true;
     });
+  const begin = [
+    'BEGIN',
+    options.isolation && `ISOLATION LEVEL ${options.isolation.toUpperCase()}`,
+    options.readOnly && 'READ ONLY',
+  ]
+    .filter(Boolean)
+    .join(' ');
   try {
     let first: pg.QueryResult | null = null;
     try {
       if (options.first) {
         const results = (await client.query(
-          `BEGIN; ${options.first}`,
+          `${begin}; ${options.first}`,
         )) as unknown as pg.QueryResult[];
         first = results[1]!;
       } else {
-        await client.query('BEGIN');
+        await client.query(begin);
       }
     } catch (e) {
       await rollback();
