@@ -182,6 +182,31 @@ export async function newCollection(
 }
 
 /**
+ * A pool whose every query (on the pool, or on a client it lends: a transaction's) goes
+ * through `around`, which runs it by calling `run` (or does not).
+ */
+export function interceptedPool(
+  pool: pg.Pool,
+  around: (q: unknown, run: () => Promise<unknown>) => Promise<unknown>,
+): pg.Pool {
+  const intercept = <T extends object>(target: T, lend: boolean): T =>
+    new Proxy(target, {
+      get(t, prop, receiver) {
+        const query = (t as { query: (...a: unknown[]) => Promise<unknown> }).query;
+        if (prop === 'query') {
+          return (q: unknown, ...rest: unknown[]) => around(q, () => query.call(t, q, ...rest));
+        }
+        if (lend && prop === 'connect') {
+          return async () => intercept(await (t as unknown as pg.Pool).connect(), false);
+        }
+        const v = Reflect.get(t, prop, receiver);
+        return typeof v === 'function' ? v.bind(t) : v;
+      },
+    });
+  return intercept(pool, true);
+}
+
+/**
  * A pool whose queries matching the pattern fail. `fields` are set on the error as Postgres
  * sets them on its own (table, where), for code that tells failures apart by them.
  */
@@ -190,32 +215,9 @@ export function failingPool(
   pattern: RegExp,
   fields: { table?: string; where?: string } = {},
 ): pg.Pool {
-  const injected = () =>
-    Promise.reject(Object.assign(new Error(`injected failure: ${String(pattern)}`), fields));
-  const fails = (q: unknown) => {
+  return interceptedPool(pool, (q, run) => {
     const text = typeof q === 'string' ? q : ((q as { text?: string } | null)?.text ?? '');
-    return pattern.test(text);
-  };
-  const wrapClient = (c: pg.PoolClient): pg.PoolClient =>
-    new Proxy(c, {
-      get(target, prop, receiver) {
-        if (prop === 'query') {
-          return (q: unknown, ...rest: unknown[]) =>
-            fails(q) ? injected() : (target.query as (...a: unknown[]) => unknown)(q, ...rest);
-        }
-        const v = Reflect.get(target, prop, receiver);
-        return typeof v === 'function' ? v.bind(target) : v;
-      },
-    });
-  return new Proxy(pool, {
-    get(target, prop, receiver) {
-      if (prop === 'query') {
-        return (q: unknown, ...rest: unknown[]) =>
-          fails(q) ? injected() : (target.query as (...a: unknown[]) => unknown)(q, ...rest);
-      }
-      if (prop === 'connect') return async () => wrapClient(await target.connect());
-      const v = Reflect.get(target, prop, receiver);
-      return typeof v === 'function' ? v.bind(target) : v;
-    },
+    if (!pattern.test(text)) return run();
+    return Promise.reject(Object.assign(new Error(`injected failure: ${String(pattern)}`), fields));
   });
 }

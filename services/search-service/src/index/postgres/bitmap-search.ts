@@ -1,3 +1,4 @@
+import type { Queryable } from '@hub/service-kit';
 import { queryTerms } from '../analyser';
 import type { SearchHits, SearchQuery } from '../search-index';
 import { andInto, andNotInto, copyBitset, isEmpty, newBitset, type Bitset } from './bitset';
@@ -35,7 +36,9 @@ export function tailMatches(
 /**
  * A search over one snapshot of the collection: the bitsets of its words, categories and
  * deleted numbers combined with AND / AND NOT, the pending tail matched in SQL, then counts and
- * the page from evaluate(). Tried again (at most three times in all) when the snapshot moved.
+ * the page from evaluate(). Read on the pool first (no connection held between reads: most
+ * snapshots never move); when the snapshot moved (SnapshotMoved), read once more in the
+ * reader's `steady` transaction, where it cannot move: a fold or a merge never fails a search.
  *
  * Bounded work whatever the parameters: each distinct term and category is looked up once (a
  * repeated one counts once), a category or term no segment has costs a hash probe per segment
@@ -52,23 +55,24 @@ export async function searchBitmaps(
   if (terms.length === 0) return { numfound: 0, docIds: [] };
   const ca = query.ca === null ? null : [...new Set(query.ca)];
   const exCa = query.exCa === null ? null : [...new Set(query.exCa)];
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await searchOnce(reader, query, terms, ca, exCa);
-    } catch (e) {
-      if (!(e instanceof SnapshotMoved) || attempt >= 3) throw e;
-    }
+  const once = (db: Queryable) => searchOnce(reader, db, query, terms, ca, exCa);
+  try {
+    return await reader.pooled(once);
+  } catch (e) {
+    if (!(e instanceof SnapshotMoved)) throw e;
   }
+  return reader.steady(once);
 }
 
 async function searchOnce(
   reader: SnapshotReader,
+  db: Queryable,
   query: SearchQuery,
   terms: string[],
   ca: number[] | null,
   exCa: number[] | null,
 ): Promise<SearchHits> {
-  const snap = await reader.snapshot(query.collectionId, {
+  const snap = await reader.snapshot(db, query.collectionId, {
     terms,
     ca: ca && ca.length <= TAIL_SQL_CATEGORIES ? ca : null,
     exCa: exCa && exCa.length <= TAIL_SQL_CATEGORIES ? exCa : null,
@@ -80,7 +84,7 @@ async function searchOnce(
   const view =
     snap.epoch === null || size === 0
       ? new CollectionView(query.collectionId, 'none')
-      : await reader.view(query.collectionId, snap);
+      : await reader.view(db, query.collectionId, snap);
 
   const keys: PostingKey[] = terms.map((term) => ({ kind: 'w', term }));
   if (query.sort === 0) for (const term of terms) keys.push({ kind: 't', term });
@@ -90,7 +94,7 @@ async function searchOnce(
   const matches = newBitset(size);
   let titleMatches: Bitset | null = null;
   if (size) {
-    const lists = await reader.postings(snap, keys);
+    const lists = await reader.postings(db, snap, keys);
     const scratch = newBitset(size);
     /** scratch ← OR of the lists of these keys; false when none has a list */
     const union = (kind: PostingKind, values: Array<string | number>) => {
@@ -110,7 +114,7 @@ async function searchOnce(
     };
     lists.orInto({ kind: 'w', term: terms[0]! }, matches);
     allOf(matches, 'w', terms.slice(1));
-    if (!isEmpty(matches)) await reader.removeDeleted(query.collectionId, snap, matches);
+    if (!isEmpty(matches)) await reader.removeDeleted(db, query.collectionId, snap, matches);
     if (ca && !isEmpty(matches)) {
       if (union('c', ca)) andInto(matches, scratch);
       else matches.fill(0);

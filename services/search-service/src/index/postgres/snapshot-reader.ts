@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { asIs, inTransaction, type Queryable } from '@hub/service-kit';
 import { clearBit, type Bitset } from './bitset';
 import { CollectionView } from './collection-view';
 import { DELETED_CHUNK } from './fold-store';
@@ -18,9 +19,10 @@ import { PackedSegment, packedKey } from './packed-segment';
 import { orPostingsInto } from './postings-codec';
 
 /**
- * The snapshot changed under a search: a part it lists is gone from Postgres (a segment merged
- * away and dropped, a deleted bitmap folded to a newer version), so read it again. Never thrown
- * for something the cache let go of: what a search found in the cache it holds until it ends.
+ * The snapshot changed under a search read on the pool: a part it lists is gone from Postgres
+ * (a segment merged away and dropped, a deleted bitmap folded to a newer version), so read it
+ * again. Never thrown for something the cache let go of (what a search found in the cache it
+ * holds until it ends), nor inside `steady` (every read there sees the snapshot's rows).
  */
 export class SnapshotMoved extends Error {}
 
@@ -50,28 +52,42 @@ export const CACHED_ABSENT_CATEGORIES = 64;
 
 /**
  * What a search reads of one collection: its snapshot, then the snapshot's result order,
- * posting lists and deleted numbers, each from the in-process cache or else Postgres. A part
- * that is gone from Postgres by the time it is read (merged and dropped, a newer deleted
- * version) throws SnapshotMoved: the search starts again on a fresh snapshot.
+ * posting lists and deleted numbers, each from the in-process cache or else Postgres, on the
+ * `db` it is given. Where the reads run is the caller's choice:
+ *
+ * - `pooled`: each read on any connection of the pool (no transaction held). A part that is
+ *   gone from Postgres by the time it is read (merged and dropped, a newer deleted version)
+ *   throws SnapshotMoved.
+ * - `steady`: every read on one connection, in a REPEATABLE READ READ ONLY transaction whose
+ *   first statement is the snapshot: each later read sees the rows that statement saw (a
+ *   segment deleted since, a deleted bitmap's older version), so the snapshot cannot move. It
+ *   holds a connection of the pool until the search's reads end.
  */
 export interface SnapshotReader {
-  snapshot(collectionId: string, filter: SnapshotFilter): Promise<Snapshot>;
+  pooled<T>(work: (db: Queryable) => Promise<T>): Promise<T>;
+  steady<T>(work: (db: Queryable) => Promise<T>): Promise<T>;
+  /** The first read of a search (in `steady`, its transaction's first statement). */
+  snapshot(db: Queryable, collectionId: string, filter: SnapshotFilter): Promise<Snapshot>;
   /** The collection's view, extended to every number of the snapshot. */
-  view(collectionId: string, snap: Snapshot): Promise<CollectionView>;
+  view(db: Queryable, collectionId: string, snap: Snapshot): Promise<CollectionView>;
   /** The posting lists of these keys (distinct) over the snapshot's segments. */
-  postings(snap: Snapshot, keys: PostingKey[]): Promise<PostingLists>;
+  postings(db: Queryable, snap: Snapshot, keys: PostingKey[]): Promise<PostingLists>;
   /** Clears the snapshot's deleted numbers (deleted-chunk versions plus tombstones) in `bits`. */
-  removeDeleted(collectionId: string, snap: Snapshot, bits: Bitset): Promise<void>;
+  removeDeleted(db: Queryable, collectionId: string, snap: Snapshot, bits: Bitset): Promise<void>;
 }
 
 export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): SnapshotReader {
   /** view extensions in progress, so concurrent searches extend a view once */
   const extending = new Map<string, Promise<CollectionView>>();
 
-  async function extend(view: CollectionView, snap: Snapshot): Promise<CollectionView> {
+  async function extend(
+    db: Queryable,
+    view: CollectionView,
+    snap: Snapshot,
+  ): Promise<CollectionView> {
     const needed = snap.segments.filter((s) => s.firstDocno + s.docCount > view.size);
     const docs = await readSegmentDocs(
-      pool,
+      db,
       needed.map((s) => s.id),
     );
     if (docs.length !== needed.length) throw new SnapshotMoved();
@@ -82,9 +98,14 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
   }
 
   return {
-    snapshot: (collectionId, filter) => readSnapshot(pool, collectionId, filter),
+    pooled: (work) => work(pool),
 
-    async view(collectionId, snap) {
+    steady: (work) =>
+      inTransaction(pool, asIs, (tx) => work(tx), { isolation: 'repeatable read', readOnly: true }),
+
+    snapshot: (db, collectionId, filter) => readSnapshot(db, collectionId, filter),
+
+    async view(db, collectionId, snap) {
       const epoch = snap.epoch!;
       const key = `${collectionId}:${epoch}`;
       for (;;) {
@@ -97,13 +118,13 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
           if (extended && extended.size >= snap.nextDocno) return extended;
           continue;
         }
-        const extension = extend(view, snap).finally(() => extending.delete(key));
+        const extension = extend(db, view, snap).finally(() => extending.delete(key));
         extending.set(key, extension);
         return extension;
       }
     },
 
-    async postings(snap, keys) {
+    async postings(db, snap, keys) {
       const packed = new Map<string, PackedSegment>();
       const missingPacked: string[] = [];
       /** row lists held for this search, by segment id + ':' + kind + term (present lists only) */
@@ -115,7 +136,7 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
       /** with many categories: the categories each row segment has (a list is read only for them) */
       let has: Map<string, Set<string>> | null = null;
       if (categories > CACHED_ABSENT_CATEGORIES && rowIds.length) {
-        has = await readCategoryTerms(pool, rowIds);
+        has = await readCategoryTerms(db, rowIds);
         if (has.size !== rowIds.length) throw new SnapshotMoved();
       }
       for (const s of snap.segments) {
@@ -135,9 +156,9 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
         }
       }
       const [packedRows, found] = await Promise.all([
-        missingPacked.length ? readPacked(pool, missingPacked) : [],
+        missingPacked.length ? readPacked(db, missingPacked) : [],
         missingSegments.size
-          ? readPostings(pool, [...missingSegments], [...missingKeys.values()])
+          ? readPostings(db, [...missingSegments], [...missingKeys.values()])
           : { segmentIds: [], rows: [] },
       ]);
       if (packedRows.length !== missingPacked.length) throw new SnapshotMoved();
@@ -174,7 +195,7 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
       };
     },
 
-    async removeDeleted(collectionId, snap, bits) {
+    async removeDeleted(db, collectionId, snap, bits) {
       const epoch = snap.epoch!;
       /** the chunks' bitmaps held for this search (the cache may let go of them meanwhile) */
       const held = new Map<number, Uint32Array>();
@@ -186,7 +207,7 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
       }
       if (missing.length) {
         const versions = new Map(snap.deleted);
-        for (const r of await readDeleted(pool, collectionId, missing)) {
+        for (const r of await readDeleted(db, collectionId, missing)) {
           const words = new Uint32Array(DELETED_CHUNK / 32);
           for (let i = 0; i < words.length; i++) words[i] = r.bits.readUInt32LE(4 * i);
           cache.setDeleted(collectionId, epoch, r.chunk, r.version, words);
