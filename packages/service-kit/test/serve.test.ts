@@ -22,9 +22,14 @@ test('When SIGTERM arrives during load, every in-flight request completes before
   let closed = false;
   let results: Promise<{ status: number; body: string }[]> = Promise.resolve([]);
   let port = 0;
+  let arrived = 0;
   const exited = new Promise<number>((resolve) => {
     void serve({
-      handler: (_req, res) => setTimeout(() => res.end('done'), 300),
+      handler: (_req, res) => {
+        // SIGTERM once all 20 are in flight (on a loaded machine they take a while to arrive)
+        if (++arrived === 20) setTimeout(() => process.emit('SIGTERM'), 100);
+        setTimeout(() => res.end('done'), 300);
+      },
       port: 0,
       host: '127.0.0.1',
       logger: createLogger('test', 'silent'),
@@ -35,7 +40,6 @@ test('When SIGTERM arrives during load, every in-flight request completes before
     }).then((server) => {
       port = (server.address() as AddressInfo).port;
       results = Promise.all(Array.from({ length: 20 }, () => get(port)));
-      setTimeout(() => process.emit('SIGTERM'), 100);
     });
   });
   expect(await exited).toBe(0);
