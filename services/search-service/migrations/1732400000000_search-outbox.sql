@@ -1,6 +1,7 @@
 -- Up Migration
 -- Transactional outbox of the Meilisearch engine: one row per committed document change,
--- inserted in the write transaction; the relay (src/outbox/relay.ts) sends them in batches.
+-- inserted in the write transaction; the relay (src/index/meilisearch/outbox/relay.ts) sends
+-- them in batches.
 -- Stand-alone on purpose: no foreign key to documents (doc_id is documents.id, loosely).
 CREATE TABLE search_outbox (
   id bigserial PRIMARY KEY,

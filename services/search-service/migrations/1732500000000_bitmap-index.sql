@@ -1,5 +1,6 @@
 -- Up Migration
--- The bitmap index of the Postgres engine (src/index/bitmap; the design is in docs/bitmap-index.md).
+-- The bitmap index of the Postgres engine (src/index/postgres; the design is in
+-- docs/postgres-engine.md).
 -- Every table is keyed by collection first, so one collection's size never enters another's
 -- searches. A document is written to search_pending in its own transaction (searchable at
 -- once: searches match the pending tail directly); the folder moves pending documents into
@@ -83,7 +84,7 @@ CREATE INDEX search_segments_live ON search_segments (collection_id, first_docno
 CREATE INDEX search_segments_retired ON search_segments (retired_at) WHERE retired_at IS NOT NULL;
 
 -- One posting list per segment and term (segments that are not packed): kind 'w' a word of any icontents field, 't' a word of
--- the title (the title tier), 'c' a category. data: see src/index/bitmap/postings-codec.ts.
+-- the title (the title tier), 'c' a category. data: see src/index/postgres/postings-codec.ts.
 CREATE TABLE search_postings (
   segment_id bigint NOT NULL,
   kind "char" NOT NULL,

@@ -39,7 +39,7 @@ export interface PostgresIndexOptions {
 }
 
 /**
- * The Postgres engine: per-collection bitmaps (see docs/bitmap-index.md). A change writes the
+ * The Postgres engine: per-collection bitmaps (see docs/postgres-engine.md). A change writes the
  * document's terms to search_pending in the document's own transaction; a search reads one
  * snapshot (segments, deleted versions, tombstones and the matching pending tail), takes the
  * segments' posting lists from the cache (or Postgres), and answers with popcounts and a walk
