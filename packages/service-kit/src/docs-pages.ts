@@ -8,8 +8,9 @@ export interface DocsLinks {
 }
 
 /**
- * What to put before a path from the service root ("docs/assets/x.js") so the browser finds it
- * from `requestPath`: relative links keep working behind a proxy that adds a path prefix.
+ * What to put before a path from the service root (the URL `/docs/assets/x.js` without its
+ * slash) so the browser finds it from `requestPath`: relative links keep working behind a proxy
+ * that adds a path prefix.
  */
 export function rootRelative(requestPath: string): string {
   const depth = requestPath.split('/').length - 2;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Router } from 'express';
 
 /**
- * A service's OpenAPI document, `openapi/openapi.json` in its package (next to src/ and
+ * A service's OpenAPI document, `services/<service>/openapi/openapi.json` (next to its src/ and
  * dist/, so `serviceDir` is `path.join(__dirname, '..')` from either); undefined when absent.
  */
 export function readOpenApiFile(serviceDir: string): Buffer | undefined {

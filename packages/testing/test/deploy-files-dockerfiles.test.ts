@@ -55,7 +55,8 @@ describe.each(SERVICES)('services/$name/Dockerfile', ({ name, port }) => {
         new RegExp(`--from=\\S+ /\\S*services/${name}/migrations \\./migrations$`),
       ),
     );
-    // the service resolves its migrations as <dist>/../migrations (src/migrations.ts, used by main.ts)
+    // the service resolves its migrations as <dist>/../migrations
+    // (services/<service>/src/migrations.ts, used by main.ts)
     expect(read(`services/${name}/src/migrations.ts`)).toMatch(
       /path\.join\(__dirname,\s*'\.\.',\s*'migrations'\)/,
     );
