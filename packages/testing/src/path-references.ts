@@ -6,7 +6,8 @@ import path from 'node:path';
  * Paths that the repository's own text points at, and the ones that lead nowhere.
  *
  * Read: every tracked `.ts`, `.js`, `.cjs`, `.mjs`, `.sql`, `.md`, `.json`, `.yml`/`.yaml`, `.sh`
- * file and Dockerfile (`git ls-files`; lockfiles and ignored folders are not tracked or left out).
+ * file, Dockerfile and script without an extension that starts with `#!` (`.ci/run`), from
+ * `git ls-files`; lockfiles and ignored folders are not tracked or left out.
  *
  * A reference is
  * - a token that starts with one of the repository's top folders and a slash (`src`, `docs`,
@@ -40,7 +41,7 @@ export interface PathReference {
   line: number;
   /** the path as written (anchor and query left out) */
   path: string;
-  /** how it is resolved: `text` from any of the three bases, `link`/`entry` from the file's own folder */
+  /** how it resolves: `text` from the three bases, `link` and `entry` from the file's folder */
   kind: 'text' | 'link' | 'entry';
 }
 
@@ -156,9 +157,12 @@ function readRepository(root: string): Repository {
   return { root, files, paths, outputs, packages };
 }
 
-/** The repository's tracked text files that are read, relative to `root`. */
-export function trackedTextFiles(root: string): string[] {
-  return readRepository(root).files.filter((f) => TEXT_FILE.test(f) && !LEFT_OUT.test(f));
+/** The tracked files that are read: by their names, or an extensionless script by its `#!`. */
+function textFiles(repo: Repository): string[] {
+  const script = (f: string) =>
+    !path.posix.basename(f).includes('.') &&
+    fs.readFileSync(path.join(repo.root, f), 'utf8').startsWith('#!');
+  return repo.files.filter((f) => !LEFT_OUT.test(f) && (TEXT_FILE.test(f) || script(f)));
 }
 
 const PLACEHOLDER = /[*<>{}$…]|\.\.\./;
@@ -245,7 +249,7 @@ function ignoredByGit(root: string, paths: string[]): Set<string> {
 export function missingPathReferences(root: string): string[] {
   const repo = readRepository(root);
   const unresolved: Array<{ at: string; candidates: string[] }> = [];
-  for (const file of repo.files.filter((f) => TEXT_FILE.test(f) && !LEFT_OUT.test(f))) {
+  for (const file of textFiles(repo)) {
     const dir = path.posix.dirname(file);
     const pkg = packageOf(repo, dir);
     // a file outside every package (the repository's own docs) speaks of the packages in general

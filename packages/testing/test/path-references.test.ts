@@ -259,6 +259,15 @@ describe('References that lead nowhere', () => {
     ).toEqual(['packages/kit/README.md:1: src/main.ts']);
   });
 
+  test('A script without an extension is read when it starts with #!', () => {
+    expect(
+      missingWith({
+        '.ci/run': '#!/usr/bin/env bash\nbash scripts/smoke.sh',
+        LICENSE: 'see scripts/none.sh',
+      }),
+    ).toEqual(['.ci/run:2: scripts/smoke.sh']);
+  });
+
   test("A Markdown link resolves only from its file's folder, as a reader's browser does", () => {
     expect(
       missingWith({
