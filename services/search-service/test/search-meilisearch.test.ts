@@ -10,18 +10,15 @@ import { describeSearchContract } from './contract/search-contract';
  * The search contract suite (the same one the Postgres engine passes in every run) against the
  * Meilisearch engine, when a Meilisearch server is given: MEILI_URL (and MEILI_API_KEY). Each
  * run uses its own index, deleted afterwards. Without MEILI_URL the suite cannot run here (no
- * Meilisearch server can be installed on these machines): the file says so visibly.
+ * Meilisearch server can be installed on these machines): every test of it is reported as
+ * skipped, under a describe block whose name gives the reason, and the reason is printed once.
  */
 
 export const SKIP_REASON = 'skipped: MEILI_URL not set — Meilisearch contract suite not run';
 
-function skipReason(): string | null {
-  return process.env.MEILI_URL ? null : SKIP_REASON;
-}
-
 const url = process.env.MEILI_URL;
 
-if (url) {
+function contractSuite(meiliUrl: string): void {
   const indexUid = `contract_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const engines: Array<{ engine: MeilisearchIndex; pool: { ending: boolean; ended: boolean } }> =
     [];
@@ -30,7 +27,7 @@ if (url) {
     (pool) => {
       const engine = createMeilisearchIndex({
         pool,
-        url,
+        url: meiliUrl,
         apiKey: process.env.MEILI_API_KEY || undefined,
         indexUid,
         logger: createLogger('search-contract', 'silent'),
@@ -49,9 +46,13 @@ if (url) {
     for (const { engine } of engines) await engine.stop();
     await engines[0]?.engine.gateway.deleteIndex();
   });
+}
+
+if (url) {
+  // as it always ran: the contract's describe block at the top level, its names unchanged
+  contractSuite(url);
 } else {
   console.warn(SKIP_REASON);
-  test('Meilisearch contract suite: not run without MEILI_URL', () => {
-    expect(skipReason()).toBe('skipped: MEILI_URL not set — Meilisearch contract suite not run');
-  });
+  // jest reports each of the suite's tests as skipped (none runs, no hook runs)
+  describe.skip(`Meilisearch contract suite (${SKIP_REASON})`, () => contractSuite(''));
 }
