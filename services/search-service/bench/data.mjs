@@ -1,7 +1,12 @@
 // Deterministic generated documents for the search benchmark: 70 % Korean, 30 % English,
 // words drawn from a Zipf-like distribution (so some words are in most documents and some in
 // very few), bodies of 1–2 KB, 1–3 of 20 categories, dates spread over two years before NOW.
-// makeDoc(i) also counts in how many documents each word occurs (df), to choose query words.
+// makeDoc(i) is a function of i alone (its own seed), so any document can be made again (a
+// 1,000,000-document corpus is never held in memory); makeDoc(i, df) also counts in how many
+// documents each word occurs, to choose query words. Each document also carries some of the
+// ORACLE_WORDS (ASCII words outside the vocabulary, word j with probability 0.6 × 0.75^j) as
+// tokens of their own at fixed places of the body, in varied spellings (`qzab`, `QZAB`,
+// `(qzab)`, `qzab,`): the oracle (lib/oracle.mjs) counts their matches by its own tokenization.
 let seed = 0x2545f491;
 function rand() {
   // xorshift32
@@ -96,14 +101,25 @@ function zipf(n) {
 }
 const sampleRank = zipf(4000);
 
-export const df = { ko: new Map(), en: new Map() };
+export const VOCABULARY = { ko: KOREAN, en: ENGLISH };
 export const NOW = 1_700_000_000;
 const TWO_YEARS = 2 * 365 * 86_400;
 
-export function makeDoc(i) {
+export const ORACLE_WORDS = Array.from(
+  { length: 24 },
+  (_, j) => `qz${'abcfghkmnoprtuvwx'[j % 17]}${'ijl'[Math.floor(j / 17)]}`,
+);
+const SPELLINGS = [(w) => w, (w) => w.toUpperCase(), (w) => `(${w})`, (w) => `${w},`];
+
+/** a new df accumulator for makeDoc: word → number of documents containing it */
+export const newDf = () => ({ ko: new Map(), en: new Map() });
+
+/** document i: { dockey, doc (JSON text) }; counts its words into df when given */
+export function makeDoc(i, df) {
+  seed = (Math.imul(i + 1, 0x9e3779b1) ^ 0x5bd1e995) >>> 0 || 1;
   const korean = rand() < 0.7;
   const words = korean ? KOREAN : ENGLISH;
-  const stats = korean ? df.ko : df.en;
+  const stats = df ? (korean ? df.ko : df.en) : new Map();
   const seen = new Set();
   const text = (bytes) => {
     const parts = [];
@@ -122,7 +138,12 @@ export function makeDoc(i) {
     return parts.join(' ');
   };
   const title = text(30 + Math.floor(rand() * 30));
-  const body = text(1000 + Math.floor(rand() * 1000));
+  const bodyParts = text(1000 + Math.floor(rand() * 1000)).split(' ');
+  ORACLE_WORDS.forEach((w, j) => {
+    if (rand() < 0.6 * 0.75 ** j)
+      bodyParts.splice((j * 13) % bodyParts.length, 0, pick(SPELLINGS)(w));
+  });
+  const body = bodyParts.join(' ');
   for (const w of seen) stats.set(w, (stats.get(w) ?? 0) + 1);
   const categories = [
     ...new Set(

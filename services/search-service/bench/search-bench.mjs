@@ -7,17 +7,25 @@
 //  2. the built service (../dist) in this process, on the main thread, with its folder running,
 //     on a free port; a load generator in a worker thread (its HTTP work stays off the
 //     service's event loop);
-//  3. collection A: BENCH_DOCS generated documents (default 100,000; 70 % Korean, bodies of
-//     1–2 KB) added over HTTP at BENCH_CONCURRENCY (16): adds/s, p50, p99;
-//  4. every query kind at the same concurrency: p50/p99 per kind; each numfound is checked
-//     against the count the data generator computes by brute force (the bench fails on a
-//     mismatch);
-//  5. tenant isolation: collection B (the same corpus) is loaded, A is measured again, the
-//     p99 ratio per kind is printed; adds to A alone vs adds to A while B is searched at 16
-//     clients; the longest pause of A's searches while B is deleted (admin API);
-//  6. storage of the index tables, and the start-up of a second instance (its first search).
-// Ends with a SUMMARY line and TARGET lines (met / MISSED).
-// Other settings: BENCH_SEARCHES (17,000 per measurement), BENCH_EXTRA_ADDS, BENCH_CPU_PROFILE.
+//  3. the bare-INSERT floor: a node:http server that only INSERTs the same documents into the
+//     same PostgreSQL (lib/floor.mjs), at the same concurrency: adds/s;
+//  4. collection A: --docs N generated documents (default 100,000; 70 % Korean, bodies of
+//     1–2 KB) added over HTTP at BENCH_CONCURRENCY (16): adds/s, p50, p99, first/last tenth;
+//  5. right after the load, before any settling: every query kind (p50/p99 per kind, numfound
+//     against the brute-force count of the service's analyser), every oracle query (numfound
+//     against the bench's own model and tokenization, lib/oracle.mjs), then the wide mix
+//     (lib/mix.mjs: ≥ 2,000 distinct queries, each sent twice) while a writer adds, replaces
+//     and deletes at a fixed rate (lib/writer.mjs), oracle queries checked during the writes
+//     and after; then the same once the folds and merges settled (VACUUM ANALYZE);
+//  6. tenant isolation (lib/isolation.mjs): A alone, A with B loaded (B written to), A alone
+//     again after B is deleted; adds to B alone vs while A is searched; A's longest search
+//     while B is deleted (admin API);
+//  7. memory (RSS) and storage of the index tables, the start-up of a second instance.
+// Ends with a SUMMARY line and a row per target of issue 23 (met / MISSED / printed); exits
+// non-zero when a numfound was outside the oracle's range.
+// Options (or variables): --docs (BENCH_DOCS), --searches (BENCH_SEARCHES, 17,000 per
+// measurement), --mix (BENCH_MIX_QUERIES, 4,000), --write-rate (BENCH_WRITE_RATE, 50/s),
+// --concurrency, --extra-adds; BENCH_CPU_PROFILE. A smoke check: `--docs 5000 --searches 3400`.
 // This file is the main thread (service and database) and, in a worker thread, the load
 // generator (lib/load-generator.mjs); data.mjs generates the documents. The parts are in lib/.
 import crypto from 'node:crypto';
@@ -68,6 +76,7 @@ async function main() {
     workerData: { port: service.port, token, databaseUrl },
     sql,
     startInstance,
+    floor: { databaseUrl, poolSize: config.databasePoolSize },
   });
 
   await service.stop();

@@ -50,10 +50,24 @@ export function createClient({ port, token }) {
       return { cid, apikey };
     },
     deleteCollection: (c) => send('DELETE', `/admin/collections/${c.cid}`, undefined, adminHeaders),
+    /** searches refused with 429 (the collection's queue full or its wait too long) */
+    refused: 0,
+    /** searches answered neither 200 nor 429: `kind: status body` */
+    failed: [],
+    /**
+     * a search; a 429 is counted and the search sent again after its Retry-After (1 s); any
+     * other answer but 200 is recorded in failed (the caller sees its status)
+     */
     async search(c, k) {
-      const res = await send('GET', searchPath(c, k));
-      if (res.status !== 200) throw new Error(`${k.kind}: ${res.status} ${res.body}`);
-      return res;
+      for (;;) {
+        const res = await send('GET', searchPath(c, k));
+        if (res.status !== 429) {
+          if (res.status !== 200) this.failed.push(`${k.kind}: ${res.status} ${res.body}`);
+          return res;
+        }
+        this.refused++;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
     },
     close: () => agent.destroy(),
   };

@@ -1,8 +1,10 @@
 // The main thread's side: the service as main.ts composes it, on a free port, and the answers
-// to the load generator's questions (stalls, VACUUM, a second instance's start-up).
-import http from 'node:http';
+// to the load generator's questions (stalls, VACUUM, the bare-INSERT floor's server, the
+// process's RSS, a second instance's start-up).
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
+import { startFloorServer } from './floor.mjs';
+import { listen } from './listen.mjs';
 import { createStallMonitor } from './stalls.mjs';
 import { entryFile, say } from './settings.mjs';
 
@@ -16,14 +18,11 @@ export function instanceStarter({ composeService, kit, databaseUrl, config, logg
     const metrics = kit.createMetrics('search-service');
     const service = composeService({ config, pool, logger, metrics });
     service.start();
-    const server = http.createServer(service.app);
-    server.keepAliveTimeout = 65_000;
-    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const server = await listen(service.app);
     return {
-      port: server.address().port,
+      port: server.port,
       async stop() {
-        await new Promise((resolve) => server.close(resolve));
-        server.closeAllConnections?.();
+        await server.close();
         await service.stop();
         await pool.end();
       },
@@ -35,7 +34,7 @@ export function instanceStarter({ composeService, kit, databaseUrl, config, logg
  * Runs the load generator (the entry point in a worker thread) and answers it; resolves when
  * it has exited with code 0.
  */
-export async function runLoadGenerator({ workerData, sql, startInstance }) {
+export async function runLoadGenerator({ workerData, sql, startInstance, floor }) {
   const worker = new Worker(entryFile, { workerData });
   const done = new Promise((resolve, reject) => {
     worker.on('error', reject);
@@ -44,6 +43,7 @@ export async function runLoadGenerator({ workerData, sql, startInstance }) {
     );
   });
   const stalls = createStallMonitor();
+  let floorServer = null;
   worker.on('message', async (m) => {
     if (m.say) say(m.say);
     if (m.ask === 'stalls-start') {
@@ -51,6 +51,15 @@ export async function runLoadGenerator({ workerData, sql, startInstance }) {
       worker.postMessage('started');
     } else if (m.ask === 'stalls-stop') {
       worker.postMessage(await stalls.stop());
+    }
+    if (m.ask === 'floor-start') {
+      floorServer = await startFloorServer(floor.databaseUrl, floor.poolSize);
+      worker.postMessage({ port: floorServer.port });
+    } else if (m.ask === 'floor-stop') {
+      await floorServer.stop();
+      worker.postMessage('stopped');
+    } else if (m.ask === 'rss') {
+      worker.postMessage(process.memoryUsage().rss);
     }
     if (m.ask === 'vacuum') {
       await sql.query('VACUUM (ANALYZE)');

@@ -1,140 +1,135 @@
 // The load generator, in a worker thread (its HTTP work stays off the service's event loop):
-// steps 3 to 6 of search-bench.mjs, against the service the main thread runs (host.mjs).
+// the phases of search-bench.mjs, against the service the main thread runs (host.mjs).
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { makeDoc } from '../data.mjs';
+import { makeDoc, newDf, NOW } from '../data.mjs';
 import { createClient } from './client.mjs';
-import { fmt, percentile } from './measure.mjs';
+import { runIsolation } from './isolation.mjs';
+import { buildMix } from './mix.mjs';
+import { mb } from './measure.mjs';
+import { createModel, oracleQueries } from './oracle.mjs';
 import { chooseQueryKinds, countExpected } from './query-kinds.mjs';
 import { createSearches } from './searches.mjs';
-import { CONCURRENCY, DOCS, dist, EXTRA_ADDS, SEARCHES } from './settings.mjs';
+import { CONCURRENCY, DOCS, dist, MIX_QUERIES, WRITE_RATE } from './settings.mjs';
 import { reportStartup, reportSummary } from './summary.mjs';
 import { ask, report } from './worker-link.mjs';
+import { startWriter } from './writer.mjs';
 import { createWrites } from './writes.mjs';
 
-const mb = (b) => (b / 2 ** 20).toFixed(0);
+function* corpus(n) {
+  for (let i = 0; i < n; i++) yield makeDoc(i);
+}
 
 export async function loadGenerator({ port, token, databaseUrl }) {
   const analyser = await import(path.join(dist, 'index/analyser.js'));
   const client = createClient({ port, token });
   const sql = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   sql.on('error', () => {}); // a connection the bench's database drop cut
-  const { addRange, foldCaughtUp, indexSizes } = createWrites({ client, sql });
+  const writes = createWrites({ client, sql });
+  const { addRange, foldCaughtUp, indexSizes } = writes;
 
-  const docs = Array.from({ length: DOCS + 2 * EXTRA_ADDS }, (_, i) => makeDoc(i));
-  const corpus = docs.slice(0, DOCS);
+  // ---- before anything is measured: the query kinds (words chosen by document frequency,
+  // counts by brute force with the service's analyser), the oracle queries, the wide mix
+  report(`making the ${DOCS} documents' word counts, then counting the query kinds' matches ...`);
+  const df = newDf();
+  let bytes = 0;
+  for (let i = 0; i < DOCS; i++) bytes += Buffer.byteLength(makeDoc(i, df).doc);
+  const kinds = chooseQueryKinds(df);
+  countExpected(kinds, corpus(DOCS), analyser);
+  const oracle = oracleQueries(NOW);
+  const mix = buildMix({ df, oracle, count: MIX_QUERIES });
+  report(
+    `average document ${Math.round(bytes / DOCS)} bytes; ${kinds.length} query kinds; ` +
+      `wide mix: ${mix.distinct} distinct queries (${oracle.length} oracle queries among them, each in two forms), ${mix.sends.length} sends`,
+  );
+  const searches = createSearches({ client, kinds });
+  const { checkCounts, checkOracle, measure, measureMix } = searches;
+  const checks = { oracle: 0, wrong: [] };
+  const tally = (r) => {
+    checks.oracle += r.checked;
+    checks.wrong.push(...r.wrong);
+    return r;
+  };
+  /** the wide mix on c while a writer writes to it at WRITE_RATE, then every oracle query */
+  async function mixWithWrites(c, model, label) {
+    const writer = startWriter({ client, c, model, rate: WRITE_RATE });
+    const m = tally(await measureMix(c, label, mix, model));
+    const w = await writer.stop();
+    report(`  ${w.text}`);
+    tally(await checkOracle(c, model, oracle, `${label}, its writes done`));
+    return { ...m, writer: w };
+  }
+  await new Promise((r) => setTimeout(r, 2000)); // the counting's garbage, before measuring
 
-  // ---- the query kinds, words chosen by document frequency, counts by brute force
-  const kinds = chooseQueryKinds();
-  report(`counting the expected numfound of ${kinds.length} kinds by brute force ...`);
-  countExpected(kinds, corpus, analyser);
-  const { checkCounts, measure, keepSearching } = createSearches({ client, kinds });
+  // ---- the floor: a bare node:http server that only INSERTs, in the same PostgreSQL
+  const floor = await writes.measureFloor(token);
 
-  // the load generator's own garbage from counting is collected before anything is measured
-  await new Promise((r) => setTimeout(r, 2000));
-
-  // ---- collection A
+  // ---- collection A, then what users see right after the load
   const A = await client.newCollection();
+  const modelA = createModel(oracle);
   report(`\nadding ${DOCS} documents to collection A at concurrency ${CONCURRENCY} ...`);
-  const bytes = corpus.reduce((n, d) => n + Buffer.byteLength(d.doc), 0);
-  report(`average document ${Math.round(bytes / DOCS)} bytes`);
-  const addsA = await addRange(A, corpus, 'adds to A');
+  const addsA = await addRange(A, {
+    n: DOCS,
+    docAt: (i) => makeDoc(i),
+    label: 'adds to A',
+    model: modelA,
+  });
+  const loaded = performance.now();
+  const since = () => `${((performance.now() - loaded) / 1000).toFixed(1)} s after the load`;
+  report(`\nRIGHT AFTER THE LOAD (no settling, no warm-up), at concurrency ${CONCURRENCY}`);
+  const rightAfter = await measure(A, `query kinds, right after the load (from ${since()})`, {
+    warmUp: false,
+  });
+  await checkCounts(A, 'A right after the load');
+  tally(await checkOracle(A, modelA, oracle, 'A right after the load'));
+  const mixRight = await mixWithWrites(
+    A,
+    modelA,
+    `wide mix with writes, right after the load (from ${since()})`,
+  );
+
+  // ---- settled: folds and merges done, VACUUM ANALYZE, CHECKPOINT
   await foldCaughtUp('after A');
-  await ask('vacuum'); // VACUUM ANALYZE + CHECKPOINT: measure the steady state, not the load's wake
+  await ask('vacuum');
   const sizeA = await indexSizes();
   report(
-    `storage after A (${DOCS} documents, VACUUM ANALYZE): index tables ${mb(sizeA.index_bytes)} MB, documents ${mb(sizeA.doc_bytes)} MB`,
+    `\nSETTLED. storage of A (VACUUM ANALYZE): index tables ${mb(sizeA.index_bytes)} MB, documents ${mb(sizeA.doc_bytes)} MB`,
   );
+  const settled = await measure(A, 'query kinds, settled: A alone, before B');
+  const mixSettled = await mixWithWrites(A, modelA, 'wide mix with writes, settled');
 
-  await checkCounts(A, 'A alone');
-  report(
-    `\nsearching A: ${SEARCHES} searches at concurrency ${CONCURRENCY}, ${kinds.length} kinds in turn`,
-  );
-  const alone = await measure(A);
-  report(`throughput ${Math.round(alone.qps)} searches/s${alone.cpu}`);
-
-  // ---- tenant isolation: B of the same size and corpus
-  const B = await client.newCollection();
-  report(`\nadding the same ${DOCS} documents to collection B ...`);
-  await addRange(B, corpus, 'adds to B');
-  await foldCaughtUp('after B');
-  await ask('vacuum');
-  await checkCounts(A, 'A with B loaded');
-  await checkCounts(B, 'B');
-  report(`searching A again with B loaded ...`);
-  const shared = await measure(A);
-  report(`throughput ${Math.round(shared.qps)} searches/s${shared.cpu}`);
-
-  report(
-    `\n${'query kind'.padEnd(20)} ${'numfound'.padStart(8)} | A alone p50     p99 | B loaded p50     p99 | p99 ratio`,
-  );
-  let worstAlone = 0;
-  let worstShared = 0;
-  for (const k of kinds) {
-    const a = alone.per.get(k.kind);
-    const s = shared.per.get(k.kind);
-    worstAlone = Math.max(worstAlone, percentile(a, 99));
-    worstShared = Math.max(worstShared, percentile(s, 99));
-    report(
-      `${k.kind.padEnd(20)} ${String(k.expected).padStart(8)} | ${fmt(percentile(a, 50))} ${fmt(percentile(a, 99))} | ` +
-        `${fmt(percentile(s, 50))} ${fmt(percentile(s, 99))} | ${(percentile(s, 99) / percentile(a, 99)).toFixed(2).padStart(6)}`,
-    );
-  }
-  const isolation = worstShared / worstAlone;
-  report(
-    `worst p99: A alone ${worstAlone.toFixed(1)} ms, with B loaded ${worstShared.toFixed(1)} ms (ratio ${isolation.toFixed(2)})`,
-  );
-
-  // ---- writes to A, alone and while B is searched
-  report(`\nadds to A alone, then while 16 clients search B ...`);
-  const extraAlone = await addRange(A, docs.slice(DOCS, DOCS + EXTRA_ADDS), 'adds to A alone');
-  const searchingB = keepSearching(B, CONCURRENCY);
-  const extraBusy = await addRange(
+  const iso = await runIsolation({
     A,
-    docs.slice(DOCS + EXTRA_ADDS, DOCS + 2 * EXTRA_ADDS),
-    'adds to A while B is searched',
-  );
-  const bSearches = await searchingB.stop();
-  bSearches.sort((a, b) => a - b);
-  const writeRatio = extraBusy.rate / extraAlone.rate;
-  report(
-    `B's searches meanwhile: ${bSearches.length} (p99 ${percentile(bSearches, 99).toFixed(1)} ms); adds ratio ${writeRatio.toFixed(2)}`,
-  );
-  await foldCaughtUp('after the extra adds');
-
-  // ---- storage, then deleting B while A is searched
-  await ask('vacuum');
-  const before = await indexSizes();
-  report(
-    `\nstorage, two collections of ${DOCS} (+ ${2 * EXTRA_ADDS} in A): index tables ${mb(before.index_bytes)} MB, documents ${mb(before.doc_bytes)} MB`,
-  );
-  const searchingA = keepSearching(A, 4);
-  await new Promise((r) => setTimeout(r, 500));
-  const t0 = performance.now();
-  const dropped = await client.deleteCollection(B);
-  const dropSeconds = (performance.now() - t0) / 1000;
-  await new Promise((r) => setTimeout(r, 500));
-  const duringDrop = await searchingA.stop();
-  if (dropped.status !== 204) throw new Error(`delete B: ${dropped.status} ${dropped.body}`);
-  const longestPause = Math.max(...duringDrop);
-  await ask('vacuum');
-  const after = await indexSizes();
-  report(
-    `deleting B took ${dropSeconds.toFixed(1)} s; A's ${duringDrop.length} searches meanwhile (4 clients): longest ${longestPause.toFixed(1)} ms; ` +
-      `index tables after VACUUM: ${mb(after.index_bytes)} MB (B's rows are gone; the files keep their size, VACUUM made the space reusable)`,
-  );
-
-  // ---- start-up of another instance with A indexed
-  const startup = await ask({
-    startInstance: true,
-    cid: A.cid,
-    apikey: A.apikey,
-    path: client.searchPath(A, kinds[0]),
+    client,
+    writes,
+    searches,
+    oracle,
+    tally,
+    before: settled,
+    kinds,
   });
-  reportStartup(startup);
+  tally(await checkOracle(A, modelA, oracle, 'A at the end'));
 
-  reportSummary({ addsA, worstAlone, isolation, writeRatio, longestPause, startup });
+  const rss = await ask('rss');
+  const own = process.memoryUsage();
+  const sizes = await indexSizes();
+  report(
+    `\nmemory: the process ${mb(rss)} MB RSS, of which the load generator's heap ${mb(own.heapTotal)} MB (service ~${mb(rss - own.heapTotal)} MB); ` +
+      `index tables on disk ${mb(sizes.index_bytes)} MB beside documents ${mb(sizes.doc_bytes)} MB`,
+  );
+  const startup = await ask({ startInstance: true, path: client.searchPath(A, kinds[0]) });
+  reportStartup(startup, modelA.size());
+
+  reportSummary({
+    ...{ floor, addsA, rightAfter, mixRight, settled, mixSettled, iso, checks, startup, mix },
+    refused: client.refused,
+    failed: client.failed,
+    memory: { serviceRss: rss - own.heapTotal, indexBytes: sizes.index_bytes },
+  });
   await sql.end();
   client.close();
+  // a wrong answer fails the run; a failed search (a 503 of an overloaded machine) is a row
+  if (checks.wrong.length)
+    throw new Error(`${checks.wrong.length} numfound answers outside the oracle's range`);
 }

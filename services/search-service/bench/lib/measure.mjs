@@ -6,6 +6,8 @@ export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 export const fmt = (ms) => ms.toFixed(1).padStart(7);
+/** bytes in MB, as text */
+export const mb = (b) => (b / 2 ** 20).toFixed(0);
 
 /**
  * CPU time so far, in ms (Linux /proc; null elsewhere): the service's main thread (this

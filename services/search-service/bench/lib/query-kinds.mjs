@@ -1,10 +1,10 @@
 // The query kinds: words chosen by document frequency in the generated corpus (data.mjs), and
 // each kind's numfound counted by brute force, to check the service's answers against.
-import { df, NOW } from '../data.mjs';
+import { NOW } from '../data.mjs';
 import { DOCS } from './settings.mjs';
 
-/** [{ kind, params }]: call after the documents were made (df counts them). */
-export function chooseQueryKinds() {
+/** [{ kind, params }]; df: the word counts of the documents (data.mjs newDf, makeDoc) */
+export function chooseQueryKinds(df) {
   const byDf = (stats) => [...stats.entries()].sort((a, b) => b[1] - a[1]);
   const ko = byDf(df.ko);
   const en = byDf(df.en);
@@ -43,7 +43,8 @@ export function chooseQueryKinds() {
 }
 
 /**
- * Sets each kind's `expected` numfound over corpus, with the service's analyser
+ * Sets each kind's `expected` numfound over corpus (an iterable of { doc }), with the
+ * service's analyser
  * ({ distinctTerms, queryTerms } of the built index/analyser.js).
  */
 export function countExpected(kinds, corpus, { distinctTerms, queryTerms }) {

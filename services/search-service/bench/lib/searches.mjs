@@ -1,16 +1,20 @@
-// Searches of every query kind: numfound checked against the brute-force counts, and a
-// measurement (p50/p99 per kind, throughput, CPU, the service thread's stalls meanwhile).
+// Searches: numfound checked (query kinds against the brute-force counts, oracle queries
+// against the bench's model), and measurements: p50/p99 per kind, the wide mix with a writer
+// running, throughput, CPU, the service thread's stalls and the load generator's own load.
 import { performance } from 'node:perf_hooks';
-import { cpuPer, cpuTimes, inParallel } from './measure.mjs';
+import { cpuPer, cpuTimes, inParallel, percentile } from './measure.mjs';
 import { CONCURRENCY, SEARCHES } from './settings.mjs';
 import { ask, report } from './worker-link.mjs';
+
+/** the answer's numfound; null when the search failed (client.failed has it) */
+const numfoundOf = (res) => (res.status === 200 ? JSON.parse(res.body.toString()).numfound : null);
 
 /** client: client.mjs; kinds: query-kinds.mjs (with expected counts) */
 export function createSearches({ client, kinds }) {
   async function checkCounts(c, label) {
     const wrong = [];
     for (const k of kinds) {
-      const numfound = JSON.parse((await client.search(c, k)).body.toString()).numfound;
+      const numfound = numfoundOf(await client.search(c, k));
       if (numfound !== k.expected)
         wrong.push(`${k.kind}: numfound ${numfound}, expected ${k.expected}`);
     }
@@ -18,31 +22,94 @@ export function createSearches({ client, kinds }) {
     report(`numfound of every kind equals the brute-force count (${label})`);
   }
 
-  /** { per: kind → sorted latencies, qps, cpu (text) } */
-  async function measure(c) {
-    const per = new Map(kinds.map((k) => [k.kind, []]));
-    // warm-up: JIT and caches (views, posting lists), a tenth of the measured searches
-    await inParallel(Math.max(kinds.length * 4, SEARCHES / 10), CONCURRENCY, (i) =>
-      client.search(c, kinds[i % kinds.length]),
+  /**
+   * one search of an oracle query: { ok, text } (numfound within the model's range over the
+   * search's time); model: oracle.mjs createModel
+   */
+  async function oracleSearch(c, model, params, id) {
+    const watch = model.watch(id);
+    const numfound = numfoundOf(await client.search(c, { kind: 'oracle', params }));
+    const { low, high } = watch.end();
+    const ok = numfound === null || (numfound >= low && numfound <= high);
+    return { ok, text: `q=${JSON.stringify(params)}: numfound ${numfound}, oracle ${low}–${high}` };
+  }
+
+  /** every oracle query once, nothing else running: { checked, wrong: [text] } */
+  async function checkOracle(c, model, queries, label) {
+    const wrong = [];
+    for (const [id, q] of queries.entries()) {
+      const r = await oracleSearch(c, model, q.params, id);
+      if (!r.ok) wrong.push(r.text);
+    }
+    report(
+      `numfound of ${queries.length} oracle queries (${label}): ${wrong.length ? `${wrong.length} WRONG:\n  ${wrong.slice(0, 10).join('\n  ')}` : 'every one within the oracle'}`,
     );
+    return { checked: queries.length, wrong };
+  }
+
+  /** runs sends (n searches) at CONCURRENCY and reports the stalls; { qps, cpu, elu } */
+  async function timed(n, label, send) {
+    const refused0 = client.refused;
+    const failed0 = client.failed.length;
     const cpu0 = cpuTimes();
+    const elu0 = performance.eventLoopUtilization();
     await ask('stalls-start');
     const t0 = performance.now();
-    await inParallel(SEARCHES, CONCURRENCY, async (i) => {
-      const k = kinds[i % kinds.length];
-      const t = performance.now();
-      await client.search(c, k);
-      per.get(k.kind).push(performance.now() - t);
-    });
-    const qps = SEARCHES / ((performance.now() - t0) / 1000);
-    const cpu = cpuPer(cpu0, cpuTimes(), { n: SEARCHES, label: 'search' });
+    await inParallel(n, CONCURRENCY, send);
+    const qps = n / ((performance.now() - t0) / 1000);
+    const elu = performance.eventLoopUtilization(elu0).utilization;
+    const cpu = cpuPer(cpu0, cpuTimes(), { n, label: 'search' });
     const st = await ask('stalls-stop');
     report(
-      `service thread meanwhile: event-loop delay p50 ${st.delayP50.toFixed(1)} ms, p99 ${st.delayP99.toFixed(1)} ms, max ${st.delayMax.toFixed(1)} ms; ` +
+      `${label}: ${Math.round(qps)} searches/s${cpu}; ${client.refused - refused0} answered 429 (sent again after 1 s), ${client.failed.length - failed0} failed${client.failed.length > failed0 ? ` (${client.failed[failed0]})` : ''}; load generator busy ${(elu * 100).toFixed(0)} % of its thread\n` +
+        `  service thread meanwhile: event-loop delay p50 ${st.delayP50.toFixed(1)} ms, p99 ${st.delayP99.toFixed(1)} ms, max ${st.delayMax.toFixed(1)} ms; ` +
         `GC ${st.gcCount} pauses, ${st.gcTotal.toFixed(0)} ms in all, longest ${st.gcMax.toFixed(1)} ms (${st.gcMajor} major); heap used ${st.heapMb} MB`,
     );
+    return { qps, elu };
+  }
+
+  /** { per: kind → sorted latencies, qps, elu }; warmUp: a tenth first (not right after a load) */
+  async function measure(c, label, { warmUp = true } = {}) {
+    const per = new Map(kinds.map((k) => [k.kind, []]));
+    if (warmUp)
+      await inParallel(Math.max(kinds.length * 4, SEARCHES / 10), CONCURRENCY, (i) =>
+        client.search(c, kinds[i % kinds.length]),
+      );
+    const t = await timed(SEARCHES, label, async (i) => {
+      const k = kinds[i % kinds.length];
+      const t0 = performance.now();
+      await client.search(c, k);
+      per.get(k.kind).push(performance.now() - t0);
+    });
     for (const l of per.values()) l.sort((a, b) => a - b);
-    return { per, qps, cpu };
+    const worst = Math.max(...[...per.values()].map((l) => percentile(l, 99)));
+    return { per, worst, ...t };
+  }
+
+  /** the wide mix (mix.mjs) on c, oracle queries checked against model: latencies, wrong */
+  async function measureMix(c, label, { sends, distinct }, model) {
+    const latencies = [];
+    const wrong = [];
+    let checked = 0;
+    const t = await timed(sends.length, label, async (i) => {
+      const s = sends[i];
+      const t0 = performance.now();
+      if (s.oracle === undefined) await client.search(c, { kind: 'mix', params: s.params });
+      else {
+        const r = await oracleSearch(c, model, s.params, s.oracle);
+        checked++;
+        if (!r.ok) wrong.push(r.text);
+      }
+      latencies.push(performance.now() - t0);
+    });
+    latencies.sort((a, b) => a - b);
+    const p50 = percentile(latencies, 50);
+    const p99 = percentile(latencies, 99);
+    report(
+      `  ${distinct} distinct queries, ${sends.length} sent: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms; ` +
+        `${checked} oracle queries checked, ${wrong.length ? `${wrong.length} WRONG:\n    ${wrong.slice(0, 10).join('\n    ')}` : 'every numfound within the oracle'}`,
+    );
+    return { p50, p99, checked, wrong, ...t };
   }
 
   /** searches c with `clients` clients, kinds in turn, until stop(); returns { stop() → latencies } */
@@ -67,5 +134,5 @@ export function createSearches({ client, kinds }) {
     };
   }
 
-  return { checkCounts, measure, keepSearching };
+  return { checkCounts, checkOracle, measure, measureMix, keepSearching };
 }

@@ -1,42 +1,139 @@
-// The run's last lines: one SUMMARY line, then a TARGET line per target (met / MISSED).
-import { DOCS, EXTRA_ADDS } from './settings.mjs';
+// The run's last lines: one SUMMARY line (key=value), then a row per target of issue 23: the
+// target, the figure of this run and "met" / "MISSED" computed from the figure (or "printed"
+// for a figure with no bound).
+import { AT_MILLION, DOCS, MIX_QUERIES, SEARCH_P99_TARGET, WRITE_RATE } from './settings.mjs';
 import { report } from './worker-link.mjs';
 
-export function reportSummary({ addsA, worstAlone, isolation, writeRatio, longestPause, startup }) {
-  const addsOk = addsA.rate >= 1000 && addsA.p99 <= 50;
+const n = (x) => Math.round(x).toLocaleString('en-US');
+const ms = (x) => `${x.toFixed(1)} ms`;
+const worstKind = (m) =>
+  [...m.per.entries()].reduce(
+    (w, [kind, l]) =>
+      l[Math.floor(0.99 * l.length)] > w.p99 ? { kind, p99: l[Math.floor(0.99 * l.length)] } : w,
+    { kind: '', p99: -1 },
+  );
+
+export function reportSummary(r) {
+  const { floor, addsA, rightAfter, mixRight, settled, mixSettled, iso, checks, startup, mix } = r;
+  const floorRatio = addsA.rate / floor.rate;
+  const keep = addsA.last / addsA.first;
+  const startupBound = AT_MILLION ? 2000 : 5000;
+  const elu = Math.max(rightAfter.elu, mixRight.elu, settled.elu, mixSettled.elu);
+  const writerRate = Math.min(mixRight.writer.rate, mixSettled.writer.rate);
   report(
-    `\nSUMMARY docs=${DOCS} adds/s=${Math.round(addsA.rate)} add_p99_ms=${addsA.p99.toFixed(1)} worst_search_p99_ms=${worstAlone.toFixed(1)} ` +
-      `isolation_ratio=${isolation.toFixed(2)} write_ratio=${writeRatio.toFixed(2)} drop_pause_ms=${longestPause.toFixed(0)} ` +
-      `startup_ms=${startup.firstSearchMs.toFixed(0)}`,
+    `\nSUMMARY docs=${DOCS} adds/s=${Math.round(addsA.rate)} add_p99_ms=${addsA.p99.toFixed(1)} floor_adds/s=${Math.round(floor.rate)} ` +
+      `kinds_p99_right_after_ms=${rightAfter.worst.toFixed(1)} mix_p99_right_after_ms=${mixRight.p99.toFixed(1)} ` +
+      `kinds_p99_settled_ms=${settled.worst.toFixed(1)} mix_p99_settled_ms=${mixSettled.p99.toFixed(1)} ` +
+      `isolation_before=${iso.ratioBefore.toFixed(2)} isolation_after=${iso.ratioAfter.toFixed(2)} write_ratio=${iso.writeRatio.toFixed(2)} ` +
+      `drop_pause_ms=${iso.longestPause.toFixed(0)} startup_ms=${startup.firstSearchMs.toFixed(0)} oracle_wrong=${checks.wrong.length} refused=${r.refused} failed=${r.failed.length}`,
   );
-  const target = (ok, text) => report(`TARGET ${ok ? 'met   ' : 'MISSED'} ${text}`);
-  target(
-    worstAlone <= 50,
-    `every kind p99 <= 50 ms (worst ${worstAlone.toFixed(1)} ms; stretch 20 ms)`,
-  );
-  target(
-    addsOk,
-    `adds >= 1,000/s with p99 <= 50 ms (${Math.round(addsA.rate)}/s, p99 ${addsA.p99.toFixed(1)} ms)`,
-  );
-  target(isolation <= 1.2, `worst p99 with B loaded <= 1.2x A alone (${isolation.toFixed(2)})`);
-  target(
-    writeRatio >= 0.8,
-    `adds to A while B is searched >= 0.8x alone (${writeRatio.toFixed(2)})`,
-  );
-  target(
-    longestPause <= 1000,
-    `deleting B pauses A's searches <= 1 s (${longestPause.toFixed(0)} ms)`,
-  );
-  target(
-    startup.firstSearchMs <= 5000,
-    `start-up with ${DOCS} documents <= 5 s (${startup.firstSearchMs.toFixed(0)} ms)`,
-  );
+  const rows = [
+    ['adds/s at 16 clients, 0 → docs', '≥ 1,200/s', `${n(addsA.rate)}/s`, addsA.rate >= 1200],
+    ['add p99', '≤ 50 ms', ms(addsA.p99), addsA.p99 <= 50],
+    [
+      'adds / bare-INSERT floor (this run)',
+      '≥ 0.40×',
+      `${n(addsA.rate)} / ${n(floor.rate)} = ${floorRatio.toFixed(2)}×`,
+      floorRatio >= 0.4,
+    ],
+    [
+      'adds keep their rate: last tenth / first',
+      '≥ 0.80×',
+      `${n(addsA.last)} / ${n(addsA.first)} = ${keep.toFixed(2)}×`,
+      keep >= 0.8,
+    ],
+    ...[
+      ['right after the load', rightAfter, mixRight],
+      ['settled (folds, merges, VACUUM done)', settled, mixSettled],
+    ].flatMap(([when, kinds, wide]) => {
+      const w = worstKind(kinds);
+      return [
+        [
+          `every query kind p99, ${when}`,
+          `≤ ${SEARCH_P99_TARGET} ms`,
+          `${ms(w.p99)} (${w.kind})`,
+          w.p99 <= SEARCH_P99_TARGET,
+        ],
+        [
+          `wide mix with writes p99, ${when}`,
+          `≤ ${SEARCH_P99_TARGET} ms`,
+          ms(wide.p99),
+          wide.p99 <= SEARCH_P99_TARGET,
+        ],
+      ];
+    }),
+    [
+      'wide mix: distinct queries, each sent twice',
+      `≥ ${n(Math.max(2000, 0))}`,
+      `${n(mix.distinct)} (${n(mix.sends.length)} sends)`,
+      mix.distinct >= 2000,
+    ],
+    [
+      'writer during the mix: adds, replacements, deletes',
+      `${WRITE_RATE}/s`,
+      `${writerRate.toFixed(1)}/s`,
+      writerRate >= 0.95 * WRITE_RATE,
+    ],
+    [
+      'numfound = oracle (after the load, during and after writes)',
+      '0 wrong',
+      `${checks.wrong.length} wrong of ${n(checks.oracle)}`,
+      checks.wrong.length === 0,
+    ],
+    [
+      'isolation: A with B loaded / A before',
+      '≤ 1.20×',
+      `${iso.ratioBefore.toFixed(2)}×`,
+      iso.ratioBefore <= 1.2,
+    ],
+    [
+      'isolation: A with B loaded / A after',
+      '≤ 1.20×',
+      `${iso.ratioAfter.toFixed(2)}×`,
+      iso.ratioAfter <= 1.2,
+    ],
+    [
+      'adds to B while A is searched / alone',
+      '≥ 0.80×',
+      `${iso.writeRatio.toFixed(2)}×`,
+      iso.writeRatio >= 0.8,
+    ],
+    [
+      "deleting B: A's longest search",
+      '≤ 1,000 ms',
+      ms(iso.longestPause),
+      iso.longestPause <= 1000,
+    ],
+    [
+      'first search after a restart',
+      `≤ ${n(startupBound)} ms`,
+      ms(startup.firstSearchMs),
+      startup.firstSearchMs <= startupBound,
+    ],
+    [
+      'search process RSS (without the load generator)',
+      'printed',
+      `${n(r.memory.serviceRss / 2 ** 20)} MB`,
+      null,
+    ],
+    ['index tables on disk', 'printed', `${n(r.memory.indexBytes / 2 ** 20)} MB`, null],
+    ['load generator: busiest share of its thread', 'printed', `${(elu * 100).toFixed(0)} %`, null],
+  ];
+  report(`\n${'TARGET'.padEnd(66)} ${'bound'.padEnd(12)} ${'this run'.padEnd(30)} result`);
+  for (const [name, bound, figure, ok] of rows)
+    report(
+      `${name.padEnd(66)} ${bound.padEnd(12)} ${figure.padEnd(30)} ${ok === null ? 'printed' : ok ? 'met' : 'MISSED'}`,
+    );
+  if (DOCS < 1_000_000)
+    report(`(at ${n(DOCS)} documents; the search bounds are 2× at 1,000,000: --docs 1000000)`);
+  if (MIX_QUERIES < 2000)
+    report(`(--mix ${MIX_QUERIES}: fewer distinct queries than the target asks)`);
 }
 
 /** the start-up line: a second instance with A indexed */
-export function reportStartup(startup) {
+export function reportStartup(startup, docs) {
   report(
-    `\nstart-up of a second instance (A: ${DOCS + 2 * EXTRA_ADDS} documents): listening after ${startup.listenMs.toFixed(0)} ms, ` +
+    `\nstart-up of a second instance (A: ${docs} documents): listening after ${startup.listenMs.toFixed(0)} ms, ` +
       `first search answered after ${startup.firstSearchMs.toFixed(0)} ms (cold cache)`,
   );
 }

@@ -1,37 +1,68 @@
-// Writes and what they leave: adds over HTTP (adds/s, p50, p99), waiting for the fold and
-// merges to settle, the size of the index tables.
+// Writes and what they leave: adds over HTTP (adds/s, p50, p99, the first and last tenth),
+// the same adds to the bare-INSERT floor, waiting for the fold and merges to settle, the size
+// of the index tables.
 import { performance } from 'node:perf_hooks';
+import { makeDoc } from '../data.mjs';
+import { createClient } from './client.mjs';
 import { cpuPer, cpuTimes, inParallel, percentile } from './measure.mjs';
-import { CONCURRENCY } from './settings.mjs';
-import { report } from './worker-link.mjs';
+import { CONCURRENCY, FLOOR_DOCS } from './settings.mjs';
+import { ask, report } from './worker-link.mjs';
 
 /** client: client.mjs; sql: a pg pool on the bench's database */
 export function createWrites({ client, sql }) {
-  /** adds the documents of list to collection c; returns adds/s and latencies */
-  async function addRange(c, list, label, concurrency = CONCURRENCY) {
+  /**
+   * adds documents 0 … n - 1 (docAt(i): { dockey, doc }) to collection c, each through model
+   * (oracle.mjs) when given; returns adds/s, p50, p99 and the rate of the first and the last
+   * tenth of the adds (does a growing collection keep its rate?). via: another client (the
+   * bare-INSERT floor's server).
+   */
+  async function addRange(c, { n, docAt, label, model, via = client, concurrency = CONCURRENCY }) {
     const latencies = [];
+    const finished = new Float64Array(n);
+    let count = 0;
     let failures = 0;
     const cpu0 = cpuTimes();
     const started = performance.now();
-    await inParallel(list.length, concurrency, async (i) => {
-      const d = list[i];
+    await inParallel(n, concurrency, async (i) => {
+      const d = docAt(i);
       const body = `apikey=${c.apikey}&dockey=${encodeURIComponent(d.dockey)}&doc=${encodeURIComponent(d.doc)}`;
+      const ack = model?.put(d.dockey, d.doc);
       const t = performance.now();
-      const res = await client.send('POST', `/v2/${c.cid}/docs`, body);
+      const res = await via.send('POST', `/v2/${c.cid}/docs`, body);
       latencies.push(performance.now() - t);
+      finished[count++] = performance.now();
+      ack?.(res.status === 200);
       if (res.status !== 200 && failures++ < 5)
         report(`  add ${d.dockey}: ${res.status} ${res.body}`);
     });
     const seconds = (performance.now() - started) / 1000;
     latencies.sort((a, b) => a - b);
-    const rate = list.length / seconds;
+    const rate = n / seconds;
+    const tenth = Math.max(1, Math.floor(n / 10));
+    const first = tenth / ((finished[tenth - 1] - started) / 1000);
+    const last = tenth / ((finished[n - 1] - finished[n - 1 - tenth]) / 1000);
     report(
-      `${label}: ${list.length} in ${seconds.toFixed(1)} s = ${Math.round(rate)} adds/s ` +
-        `(p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms; ${failures} failed)` +
-        cpuPer(cpu0, cpuTimes(), { n: list.length, label: 'add' }),
+      `${label}: ${n} in ${seconds.toFixed(1)} s = ${Math.round(rate)} adds/s ` +
+        `(p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms; ${failures} failed; ` +
+        `first tenth ${Math.round(first)}/s, last tenth ${Math.round(last)}/s)` +
+        cpuPer(cpu0, cpuTimes(), { n, label: 'add' }),
     );
     if (failures) throw new Error(`${failures} adds failed`);
-    return { rate, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+    return { rate, p50: percentile(latencies, 50), p99: percentile(latencies, 99), first, last };
+  }
+
+  /** adds/s of the bare-INSERT floor (floor.mjs, on the main thread) with the same documents */
+  async function measureFloor(token) {
+    const { port } = await ask('floor-start');
+    const via = createClient({ port, token });
+    report(`\nthe bare-INSERT floor: ${FLOOR_DOCS} documents at concurrency ${CONCURRENCY} ...`);
+    const floor = await addRange(
+      { cid: 'floor', apikey: '-' },
+      { n: FLOOR_DOCS, docAt: (i) => makeDoc(i), label: 'bare INSERTs', via },
+    );
+    via.close();
+    await ask('floor-stop');
+    return floor;
   }
 
   /** waits until nothing is pending and the segments stopped changing (merges done) */
@@ -69,5 +100,5 @@ export function createWrites({ client, sql }) {
       )
     ).rows[0];
 
-  return { addRange, foldCaughtUp, indexSizes };
+  return { addRange, measureFloor, foldCaughtUp, indexSizes };
 }
