@@ -12,7 +12,7 @@ import { createModel, oracleQueries } from './oracle.mjs';
 import { chooseQueryKinds, countExpected } from './query-kinds.mjs';
 import { createSearches } from './searches.mjs';
 import { CONCURRENCY, DOCS, dist, MIX_QUERIES, WRITE_RATE } from './settings.mjs';
-import { reportStartup, reportSummary } from './summary.mjs';
+import { reportSummary } from './summary.mjs';
 import { ask, report } from './worker-link.mjs';
 import { startWriter } from './writer.mjs';
 import { createWrites } from './writes.mjs';
@@ -119,7 +119,10 @@ export async function loadGenerator({ port, token, databaseUrl }) {
       `index tables on disk ${mb(sizes.index_bytes)} MB beside documents ${mb(sizes.doc_bytes)} MB`,
   );
   const startup = await ask({ startInstance: true, path: client.searchPath(A, kinds[0]) });
-  reportStartup(startup, modelA.size());
+  report(
+    `\nstart-up of a second instance (A: ${modelA.size()} documents): listening after ${startup.listenMs.toFixed(0)} ms, ` +
+      `first search answered after ${startup.firstSearchMs.toFixed(0)} ms (cold cache)`,
+  );
 
   reportSummary({
     ...{ floor, addsA, rightAfter, mixRight, settled, mixSettled, iso, checks, startup, mix },
