@@ -150,10 +150,10 @@ function reasonFor(err: unknown): string {
 export interface Authenticator {
   /** A token already verified and not expired at `now` (the fast path: no crypto). */
   cached(token: string, now: number): Principal | undefined;
-  /** The principal of a valid token, or a 401 ServiceError. */
+  /** The principal of a valid token, or the 401 to answer (returned, not thrown: the checks). */
+  check(token: string): Principal | ServiceError;
+  /** The principal of a valid token, or a 401 ServiceError thrown. */
   verify(token: string): Principal;
-  /** The principal of a valid token, else undefined (the fast path: no exception). */
-  tryVerify(token: string): Principal | undefined;
 }
 
 export function createAuthenticator(
@@ -203,14 +203,11 @@ export function createAuthenticator(
 
   return {
     cached,
+    check,
     verify(token) {
       const result = check(token);
       if (result instanceof ServiceError) throw result;
       return result;
-    },
-    tryVerify(token) {
-      const result = check(token);
-      return result instanceof ServiceError ? undefined : result;
     },
   };
 }

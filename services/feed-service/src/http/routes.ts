@@ -10,7 +10,7 @@ import { readFeed } from '../domain/read-feed';
 import { updateItem } from '../domain/update-item';
 import { insufficientScope, WRITE_SCOPE } from './auth';
 import type { HttpContext } from './context';
-import { authenticateRequest, feedKeyOf, negotiateFormat } from './read-steps';
+import { checkRead, checkToken, rawQuery } from './read-checks';
 
 /** Largest publishing body accepted (a 20,000-character Korean description is ~60 KB). */
 export const MAX_BODY = '256kb';
@@ -49,16 +49,16 @@ export function feedRoutes(context: HttpContext): Router {
   const read =
     (category: (req: Request) => string | undefined): RequestHandler =>
     async (req, res) => {
-      authenticateRequest(context, req);
-      const format = negotiateFormat(context, req);
-      const feed = feedKeyOf(category(req));
-      const representation = await readFeed(domain, feed, format);
+      const target = checkRead(context, req, rawQuery(req.url), category(req), domain.clock());
+      if (target instanceof ServiceError) throw target;
+      const representation = await readFeed(domain, target.feed, target.format);
       responder.write(req, res, representation, domain.clock());
     };
 
   /** Publishing needs a valid token with the hub:write scope (403 without it). */
   const writer: RequestHandler = (req, _res, next) => {
-    const principal = authenticateRequest(context, req);
+    const principal = checkToken(context, req, rawQuery(req.url), domain.clock());
+    if (principal instanceof ServiceError) throw principal;
     if (!principal.scopes.has(WRITE_SCOPE)) throw insufficientScope(WRITE_SCOPE);
     next();
   };
