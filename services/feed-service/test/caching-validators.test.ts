@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { renderFromStore } from '../src/domain/read-feed';
+import { validatorsOf } from '../src/http/feed-response';
 import { getFeed, item, makeApp, publish, useDatabase } from './helpers/harness';
 import { ACCEPT_JSON, ACCEPT_XML } from './helpers/requests';
 
@@ -17,6 +19,16 @@ describe('validators and Cache-Control', () => {
       new Date(Math.floor(rows[0]!.changed_at.getTime() / 1000) * 1000).toUTCString(),
     );
     expect(res.headers['cache-control']).toBe('private, max-age=120');
+  });
+
+  test('When a feed is rendered, the rendering has no HTTP validators; the edge derives ETag and Last-Modified from it', async () => {
+    const app = await makeApp(db);
+    await publish(app, item());
+    const rendered = await renderFromStore(app.context.domain, 'all', 'json');
+    expect(Object.keys(rendered).sort()).toEqual(['changedAt', 'format', 'head', 'readAt', 'tail']);
+    const { etag, lastModified } = validatorsOf(rendered);
+    const res = await getFeed(app, '/hub/contents');
+    expect([res.headers.etag, res.headers['last-modified']]).toEqual([etag, lastModified]);
   });
 
   test('When only the request time changes, the ETag stays; JSON and XML have different ETags', async () => {

@@ -1,22 +1,18 @@
 import { FEED_CATEGORY_CODES, type FeedFormat } from '@hub/contracts';
 import type { FeedKey } from '../store/item-types';
 
-/** A feed ready to send: the rendered body around its lastBuildDate, and its validators. */
+/**
+ * A rendered feed: the body around its lastBuildDate, and when its items last changed. What
+ * HTTP makes of it (ETag, Last-Modified, 304s) is the HTTP edge's (http/feed-response.ts).
+ */
 export interface FeedRepresentation {
   head: Buffer;
   tail: Buffer;
-  /** weak ETag from a hash of the content (lastBuildDate excluded) */
-  etag: string;
-  /** HTTP-date of the newest change, when known */
-  lastModified?: string;
-  /** lastModified in whole seconds since the epoch */
-  lastModifiedSeconds?: number;
-  /**
-   * Whether If-Modified-Since may be answered with 304: not when the feed changed in the
-   * same second it was read (a later change in that second would share the Last-Modified).
-   */
-  lastModifiedReliable: boolean;
   format: FeedFormat;
+  /** newest change of the feed (writes and deletions), null when nothing is known */
+  changedAt: Date | null;
+  /** the database's clock when the items were read */
+  readAt: Date;
 }
 
 interface Entry {

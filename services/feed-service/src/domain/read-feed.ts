@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { FEED_MAX_ITEMS, type FeedFormat } from '@hub/contracts';
 import type { FeedRepresentation } from '../cache/feed-cache';
 import { renderFeed, toItemView } from '../render';
@@ -53,19 +52,5 @@ function represent(
     feedUrl(config, feed),
     config.websubHubs,
   );
-  const hash = createHash('sha256').update(head).update(tail).digest('base64url').slice(0, 27);
-  const representation: FeedRepresentation = {
-    head,
-    tail,
-    etag: `W/"${hash}"`,
-    lastModifiedReliable: false,
-    format,
-  };
-  if (snapshot.lastModified) {
-    const seconds = Math.floor(snapshot.lastModified.getTime() / 1000);
-    representation.lastModified = new Date(seconds * 1000).toUTCString();
-    representation.lastModifiedSeconds = seconds;
-    representation.lastModifiedReliable = seconds < Math.floor(snapshot.readAt.getTime() / 1000);
-  }
-  return representation;
+  return { head, tail, format, changedAt: snapshot.lastModified, readAt: snapshot.readAt };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type {
   IncomingHttpHeaders,
   IncomingMessage,
@@ -11,7 +12,36 @@ import type { Negotiator } from './negotiation';
 /** An RFC 822 date of a four-digit year is always this long (`Mon, 23 Nov 2026 05:26:57 GMT`). */
 const DATE_LENGTH = 29;
 
+/** The validators of a representation (RFC 9110 §8.8). */
+export interface Validators {
+  /** weak ETag from a hash of the content (lastBuildDate excluded) */
+  etag: string;
+  /** HTTP-date of the feed's newest change, when known */
+  lastModified?: string;
+  /** lastModified in whole seconds since the epoch */
+  lastModifiedSeconds?: number;
+  /**
+   * Whether If-Modified-Since may be answered with 304: not when the feed changed in the
+   * same second it was read (a later change in that second would share the Last-Modified).
+   */
+  lastModifiedReliable: boolean;
+}
+
+/** Computed once per representation (with its headers), never per request. */
+export function validatorsOf(rep: FeedRepresentation): Validators {
+  const hash = createHash('sha256').update(rep.head).update(rep.tail).digest('base64url');
+  const validators: Validators = { etag: `W/"${hash.slice(0, 27)}"`, lastModifiedReliable: false };
+  if (rep.changedAt) {
+    const seconds = Math.floor(rep.changedAt.getTime() / 1000);
+    validators.lastModified = new Date(seconds * 1000).toUTCString();
+    validators.lastModifiedSeconds = seconds;
+    validators.lastModifiedReliable = seconds < Math.floor(rep.readAt.getTime() / 1000);
+  }
+  return validators;
+}
+
 interface Prepared {
+  validators: Validators;
   headers200: OutgoingHttpHeaders;
   headers304: OutgoingHttpHeaders;
   /** the same headers led by X-Request-Id, every value a string (the fast path's) */
@@ -29,8 +59,8 @@ function requestIdFirst(headers: OutgoingHttpHeaders): Record<string, string> {
 
 /**
  * Writes a feed (200 or 304) with exactly the same status, headers and bytes whether the
- * fast path or the Express route calls it. Per representation, the headers are built once
- * and the body (head + lastBuildDate + tail) once per second.
+ * fast path or the Express route calls it. Per representation, the validators and headers
+ * are built once and the body (head + lastBuildDate + tail) once per second.
  */
 export interface FeedResponder {
   /** lastBuildDate: the time of the request, RFC 822, memoised per second. */
@@ -73,7 +103,7 @@ export function createFeedResponder(negotiator: Negotiator, cacheMaxAge: number)
     requestId?: string,
   ): number {
     const p = prepare(rep);
-    if (notModified(req.headers, rep)) {
+    if (notModified(req.headers, p.validators)) {
       if (requestId === undefined) res.writeHead(304, p.headers304);
       else res.writeHead(304, withId(p.fast304, requestId));
       res.end();
@@ -100,9 +130,11 @@ export function createFeedResponder(negotiator: Negotiator, cacheMaxAge: number)
   function prepare(rep: FeedRepresentation): Prepared {
     let p = prepared.get(rep);
     if (p) return p;
-    const validators: OutgoingHttpHeaders = { ETag: rep.etag };
-    if (rep.lastModified) validators['Last-Modified'] = rep.lastModified;
+    const v = validatorsOf(rep);
+    const validators: OutgoingHttpHeaders = { ETag: v.etag };
+    if (v.lastModified) validators['Last-Modified'] = v.lastModified;
     p = {
+      validators: v,
       headers200: {
         'Content-Type': negotiator.mediaTypes[rep.format],
         'Content-Length': String(rep.head.length + DATE_LENGTH + rep.tail.length),
@@ -136,14 +168,14 @@ function withId(headers: Record<string, string>, requestId: string): Record<stri
 
 /**
  * RFC 9110 §13.1: If-None-Match (weak comparison) decides when present; otherwise
- * If-Modified-Since, when the Last-Modified is reliable (see FeedRepresentation).
+ * If-Modified-Since, when the Last-Modified is reliable (see Validators).
  */
-export function notModified(headers: IncomingHttpHeaders, rep: FeedRepresentation): boolean {
+export function notModified(headers: IncomingHttpHeaders, validators: Validators): boolean {
   const inm = headers['if-none-match'];
-  if (inm !== undefined) return matchesIfNoneMatch(inm, rep.etag);
+  if (inm !== undefined) return matchesIfNoneMatch(inm, validators.etag);
   const ims = headers['if-modified-since'];
-  if (ims === undefined || !rep.lastModifiedReliable || rep.lastModifiedSeconds === undefined)
-    return false;
+  const seconds = validators.lastModifiedSeconds;
+  if (ims === undefined || !validators.lastModifiedReliable || seconds === undefined) return false;
   const since = Date.parse(ims);
-  return Number.isFinite(since) && rep.lastModifiedSeconds * 1000 <= since;
+  return Number.isFinite(since) && seconds * 1000 <= since;
 }
