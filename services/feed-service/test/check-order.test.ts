@@ -126,8 +126,11 @@ interface Write {
   body: string | Record<string, unknown>;
 }
 const TAKEN = 'https://hub.example.com/check-order/taken';
-const PUBLISH: Record<FeedCheckOf<'publish'>, Broken<Write>> = {
-  route: { break: (w) => ({ ...w, path: '/hub/contentz' }), answer: answer(FEED_ERRORS.notFound) },
+const WRITE: Record<FeedCheckOf<'publish' | 'update'>, Broken<Write>> = {
+  route: {
+    break: (w) => ({ ...w, path: w.path.replace('/hub/contents', '/hub/contentz') }),
+    answer: answer(FEED_ERRORS.notFound),
+  },
   token: {
     break: (w) => ({ ...w, token: undefined }),
     answer: answer(FEED_ERRORS.authenticationFailed),
@@ -145,34 +148,52 @@ const PUBLISH: Record<FeedCheckOf<'publish'>, Broken<Write>> = {
     break: (w) => ({ ...w, body: { ...(w.body as object), title: '   ' } }),
     answer: invalid('title must not be empty'),
   },
+  id: {
+    break: (w) => ({ ...w, path: w.path.replace(/\/\d+$/, '/999999999') }),
+    answer: answer(FEED_ERRORS.notFound),
+  },
   link: {
     break: (w) => ({ ...w, body: item({ title: 'another', link: TAKEN }) }),
     answer: answer(FEED_ERRORS.linkConflict),
   },
 };
-const VALID_PUBLISH: Write = {
+const VALID_WRITE: Write = {
   path: '/hub/contents',
   token: WRITE_TOKEN,
   contentType: 'application/json',
   body: item({ link: 'https://hub.example.com/check-order/new' }),
 };
 
-describe('Publishing', () => {
+function sendWrite(app: FeedApp, method: 'post' | 'put', w: Write) {
+  let req = request(app)[method](w.path).set('Content-Type', w.contentType);
+  if (w.token !== undefined) req = req.set('Authorization', `Bearer ${w.token}`);
+  return req.send(typeof w.body === 'string' ? w.body : JSON.stringify(w.body));
+}
+
+describe.each([
+  ['POST', 'publish'],
+  ['PUT', 'update'],
+] as const)('Writes: %s', (method, operation) => {
   let app: FeedApp;
+  let valid: Write;
   beforeAll(async () => {
     app = await makeApp(db);
-    expect((await publish(app, item({ link: TAKEN }))).status).toBe(201);
+    const taken = await publish(app, item({ link: TAKEN }));
+    expect([200, 201]).toContain(taken.status); // 200: the other describe published it
+    if (operation === 'publish') valid = VALID_WRITE;
+    else {
+      const own = await publish(app, item({ link: 'https://hub.example.com/check-order/own' }));
+      valid = { ...VALID_WRITE, path: `/hub/contents/${(own.body as { id: string }).id}` };
+    }
   });
 
-  test.each(feedChecksOf('publish'))(
-    'When a POST breaks the %s check and every later one, that check answers',
+  test.each(feedChecksOf(operation))(
+    `When a ${method} breaks the %s check and every later one, that check answers`,
     async (check) => {
-      const w = breakFrom(feedChecksOf('publish'), PUBLISH, VALID_PUBLISH, check);
-      let req = request(app).post(w.path).set('Content-Type', w.contentType);
-      if (w.token !== undefined) req = req.set('Authorization', `Bearer ${w.token}`);
-      const res = await req.send(typeof w.body === 'string' ? w.body : JSON.stringify(w.body));
+      const w = breakFrom(feedChecksOf(operation), WRITE, valid, check);
+      const res = await sendWrite(app, operation === 'publish' ? 'post' : 'put', w);
       const got = { status: res.status, message: (res.body as { error: Answer }).error.message };
-      expect(got).toEqual(PUBLISH[check].answer);
+      expect(got).toEqual(WRITE[check].answer);
       expectFromTable(check, got);
     },
   );
