@@ -1,5 +1,4 @@
 import {
-  CHECK_ORDER,
   isApiKeyFormat,
   isCollectionId,
   parseReturnType,
@@ -12,6 +11,18 @@ import { apiKeyMatches, type Collection, type CollectionDirectory } from '../sto
 import type { CallLimiter } from './call-limiter';
 import type { RequestParams } from './params';
 
+/**
+ * Steps 1–5 of the contracts' check order (`CHECK_ORDER`), the checks every operation starts
+ * with, one named function per step, called in the table's order by `checkRequest`:
+ *  1. apikeyGiven: apikey present (not missing, empty or blank) → 400 apikey is null
+ *  2. knownCollection: {cid} is 8 letters/digits and a collection → 404 cid is invalid
+ *  3. keyOfCollection: apikey is that collection's key → 401 apikey is invalid
+ *  4. withinCallLimit: the call is admitted (not for status) → 406 api call limit reached
+ *  5. returnType: {format} of search and status is xml or json → 400 return type is invalid
+ * The routes then check the operation's parameters (step 6) and run its use case.
+ * test/errors-order-and-keys.test.ts pins this order to CHECK_ORDER.
+ */
+
 export type Operation = 'add' | 'update' | 'fieldUpdate' | 'delete' | 'search' | 'status';
 type FormatOperation = 'search' | 'status';
 
@@ -19,21 +30,6 @@ export interface CheckDeps {
   collections: CollectionDirectory;
   callLimiter: CallLimiter;
 }
-
-/** A request going through the checks; a check fills in what the later ones read. */
-interface Checking {
-  readonly deps: CheckDeps;
-  readonly op: Operation;
-  readonly cid: string;
-  readonly params: RequestParams;
-  /** the {format} path segment of search and status */
-  readonly formatSegment: string | undefined;
-  apikey?: string;
-  collection?: Collection | null;
-  format?: SearchReturnType;
-}
-
-type Check = (request: Checking) => void | Promise<void>;
 
 const COMMON_ERRORS = SEARCH_ERRORS.common;
 
@@ -51,63 +47,46 @@ function counterFailure(op: Exclude<Operation, 'status'>): ContractError {
     : SEARCH_ERRORS[op].userInfoFail;
 }
 
-/**
- * The check answering each error of the contract's steps that come before the operation's own
- * parameters: the same for every operation. The apikey check reads the collection the cid
- * check found, so those two keep their relative order.
- */
-const CHECKS = new Map<ContractError, Check>([
-  [
-    COMMON_ERRORS.apikeyNull,
-    (request) => {
-      request.apikey = request.params.get('apikey')?.trim();
-      if (!request.apikey) fail(COMMON_ERRORS.apikeyNull);
-    },
-  ],
-  [
-    COMMON_ERRORS.cidInvalid,
-    async (request) => {
-      if (!isCollectionId(request.cid)) fail(COMMON_ERRORS.cidInvalid);
-      request.collection = await step(lookupFailure(request.op), () =>
-        request.deps.collections.get(request.cid),
-      );
-      if (!request.collection) fail(COMMON_ERRORS.cidInvalid);
-    },
-  ],
-  [
-    COMMON_ERRORS.apikeyInvalid,
-    (request) => {
-      // compared in constant time
-      if (!isApiKeyFormat(request.apikey) || !apiKeyMatches(request.collection!, request.apikey))
-        fail(COMMON_ERRORS.apikeyInvalid);
-    },
-  ],
-  [
-    COMMON_ERRORS.callLimitReached,
-    async (request) => {
-      if (request.op === 'status') return; // status is not counted
-      const { id, maxApiCalls } = request.collection!;
-      const { callLimiter } = request.deps;
-      const admitted = await step(counterFailure(request.op), () =>
-        callLimiter.admit(id, maxApiCalls),
-      );
-      if (!admitted) fail(COMMON_ERRORS.callLimitReached); // a refused call is not counted
-    },
-  ],
-  [
-    SEARCH_ERRORS.search.returnTypeInvalid,
-    (request) => {
-      if (request.formatSegment !== undefined)
-        request.format = check(parseReturnType(request.formatSegment));
-    },
-  ],
-]);
+/** Step 1: the apikey, trimmed; missing, empty or blank answers `apikey is null`. */
+function apikeyGiven(params: RequestParams): string {
+  const apikey = params.get('apikey')?.trim();
+  if (!apikey) fail(COMMON_ERRORS.apikeyNull);
+  return apikey;
+}
 
-/** Those checks in the order of CHECK_ORDER: the table decides which answers first. */
-const ORDERED_CHECKS: readonly Check[] = [
-  ...new Set(CHECK_ORDER.flatMap((s) => s.errors).flatMap((e) => CHECKS.get(e) ?? [])),
-];
-if (ORDERED_CHECKS.length !== CHECKS.size) throw new Error('CHECK_ORDER misses a request check');
+/** Step 2: the collection of {cid}; not 8 letters/digits, or unknown, answers `cid is invalid`. */
+async function knownCollection(deps: CheckDeps, op: Operation, cid: string): Promise<Collection> {
+  if (!isCollectionId(cid)) fail(COMMON_ERRORS.cidInvalid);
+  const collection = await step(lookupFailure(op), () => deps.collections.get(cid));
+  if (!collection) fail(COMMON_ERRORS.cidInvalid);
+  return collection;
+}
+
+/** Step 3: a key that is not the collection's answers `apikey is invalid` (constant time). */
+function keyOfCollection(collection: Collection, apikey: string): void {
+  if (!isApiKeyFormat(apikey) || !apiKeyMatches(collection, apikey))
+    fail(COMMON_ERRORS.apikeyInvalid);
+}
+
+/**
+ * Step 4: admits and counts the call, or answers `api call limit reached` (a refused call is
+ * not counted). Status never comes here: it is not counted.
+ */
+async function withinCallLimit(
+  deps: CheckDeps,
+  op: Exclude<Operation, 'status'>,
+  collection: Collection,
+): Promise<void> {
+  const admitted = await step(counterFailure(op), () =>
+    deps.callLimiter.admit(collection.id, collection.maxApiCalls),
+  );
+  if (!admitted) fail(COMMON_ERRORS.callLimitReached);
+}
+
+/** Step 5: the {format} of search and status; not xml or json answers `return type is invalid`. */
+function returnType(segment: string): SearchReturnType {
+  return check(parseReturnType(segment));
+}
 
 export interface CheckedRequest<Format> {
   collection: Collection;
@@ -116,10 +95,8 @@ export interface CheckedRequest<Format> {
 }
 
 /**
- * The checks every operation starts with, in CHECK_ORDER's order: apikey present → collection
- * id well-formed and known → apikey is that collection's key → API call limit (not for
- * status) → for search and status the {format} segment. The operation's own parameters and
- * state come after, in its use case.
+ * Steps 1–5 of CHECK_ORDER for one request, in order (see the top of this module); the
+ * operation's own parameters and state come after, in its route and use case.
  */
 export async function checkRequest(
   deps: CheckDeps,
@@ -136,16 +113,10 @@ export async function checkRequest(
   op: Operation,
   request: { cid: string; params: RequestParams; format?: string },
 ): Promise<CheckedRequest<SearchReturnType | undefined>> {
-  const checking: Checking = {
-    deps,
-    op,
-    cid: request.cid,
-    params: request.params,
-    formatSegment: request.format,
-  };
-  for (const run of ORDERED_CHECKS) {
-    const pending = run(checking);
-    if (pending) await pending; // only the checks that read the store wait
-  }
-  return { collection: checking.collection!, format: checking.format };
+  const apikey = apikeyGiven(request.params);
+  const collection = await knownCollection(deps, op, request.cid);
+  keyOfCollection(collection, apikey);
+  if (op !== 'status') await withinCallLimit(deps, op, collection);
+  const format = request.format === undefined ? undefined : returnType(request.format);
+  return { collection, format };
 }
