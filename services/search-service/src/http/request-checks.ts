@@ -4,22 +4,30 @@ import {
   parseReturnType,
   SEARCH_ERRORS,
   type ContractError,
+  type SearchParamsInput,
   type SearchReturnType,
 } from '@hub/contracts';
 import { check, fail, step } from '../domain/steps';
+import type { AddInput } from '../domain/add-document';
+import type { DeleteInput } from '../domain/delete-document';
+import type { UpdateInput } from '../domain/update-document';
+import type { FieldUpdateInput } from '../domain/update-field';
 import { apiKeyMatches, type Collection, type CollectionDirectory } from '../store/collections';
 import type { CallLimiter } from './call-limiter';
 import type { RequestParams } from './params';
 
 /**
- * Steps 1–5 of the contracts' check order (`CHECK_ORDER`), the checks every operation starts
- * with, one named function per step, called in the table's order by `checkRequest`:
+ * The contracts' check order (`CHECK_ORDER`) at the HTTP edge, one named function per step.
+ * `checkRequest` calls steps 1–5, the checks every operation starts with, in the table's order:
  *  1. apikeyGiven: apikey present (not missing, empty or blank) → 400 apikey is null
  *  2. knownCollection: {cid} is 8 letters/digits and a collection → 404 cid is invalid
  *  3. keyOfCollection: apikey is that collection's key → 401 apikey is invalid
  *  4. withinCallLimit: the call is admitted (not for status) → 406 api call limit reached
  *  5. returnType: {format} of search and status is xml or json → 400 return type is invalid
- * The routes then check the operation's parameters (step 6) and run its use case.
+ * then each route calls its step 6, the operation's parameters (addParams, updateParams,
+ * deleteParams, fieldUpdateParams, searchParams: the values its use case reads; add and update
+ * answer `invalid encoding` here), and its use case, which parses them first thing
+ * (parseDockey, parseDoc, parseSearchParams …) and then checks state (step 7).
  * test/errors-order-and-keys.test.ts pins this order to CHECK_ORDER.
  */
 
@@ -119,4 +127,45 @@ export async function checkRequest(
   if (op !== 'status') await withinCallLimit(deps, op, collection);
   const format = request.format === undefined ? undefined : returnType(request.format);
   return { collection, format };
+}
+
+/**
+ * Step 6 at the HTTP edge: the parameters each use case parses first thing. For add and
+ * update, a value that is not valid UTF-8 (or a body of another charset) answers `invalid
+ * encoding` before the parsers; other operations let the parsers answer it with the
+ * parameter's own error (see params.ts).
+ */
+export function addParams(params: RequestParams): AddInput {
+  if (params.invalid('dockey', 'force', 'doc')) fail(SEARCH_ERRORS.add.invalidEncoding);
+  return { dockey: params.get('dockey'), force: params.get('force'), doc: params.get('doc') };
+}
+
+export function updateParams(params: RequestParams): UpdateInput {
+  if (params.invalid('dockey', 'doc')) fail(SEARCH_ERRORS.update.invalidEncoding);
+  return { dockey: params.get('dockey'), doc: params.get('doc') };
+}
+
+export function deleteParams(params: RequestParams): DeleteInput {
+  return { dockey: params.get('dockey') };
+}
+
+export function fieldUpdateParams(params: RequestParams): FieldUpdateInput {
+  return {
+    dockey: params.get('dockey'),
+    fieldname: params.get('fieldname'),
+    fieldvalue: params.get('fieldvalue'),
+  };
+}
+
+export function searchParams(params: RequestParams): SearchParamsInput {
+  return {
+    q: params.get('q'),
+    start: params.get('start'),
+    len: params.get('len'),
+    ca: params.get('ca'),
+    ex_ca: params.get('ex_ca'),
+    sort: params.get('sort'),
+    startdate: params.get('startdate'),
+    enddate: params.get('enddate'),
+  };
 }

@@ -1,12 +1,10 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { SEARCH_ERRORS } from '@hub/contracts';
 import { allowMethods } from '@hub/service-kit';
 import { addDocument } from '../domain/add-document';
 import { deleteDocument } from '../domain/delete-document';
 import type { DomainDeps } from '../domain/deps';
 import { searchDocuments } from '../domain/search';
 import { collectionStatus } from '../domain/status';
-import { fail } from '../domain/steps';
 import { updateDocument } from '../domain/update-document';
 import { updateField } from '../domain/update-field';
 import type { CollectionDirectory } from '../store/collections';
@@ -15,7 +13,14 @@ import type { CollectionGate } from './collection-gate';
 import type { CallLimiter } from './call-limiter';
 import { HTTP_ERRORS } from './errors';
 import { searchJson, searchXml, statusJson, statusXml } from './render';
-import { checkRequest } from './request-checks';
+import {
+  addParams,
+  checkRequest,
+  deleteParams,
+  fieldUpdateParams,
+  searchParams,
+  updateParams,
+} from './request-checks';
 
 export interface RouteDeps extends DomainDeps {
   collections: CollectionDirectory;
@@ -81,34 +86,22 @@ export function indexRoutes(deps: RouteDeps): Router {
       POST: async (req, res) => {
         const params = formOf(req);
         const { collection } = await checkRequest(deps, 'add', { cid: cidOf(req), params });
-        if (params.invalid('dockey', 'force', 'doc')) fail(SEARCH_ERRORS.add.invalidEncoding);
-        await deps.gate.track(collection.id, () =>
-          addDocument(deps, collection.id, {
-            dockey: params.get('dockey'),
-            force: params.get('force'),
-            doc: params.get('doc'),
-          }),
-        );
+        const input = addParams(params);
+        await deps.gate.track(collection.id, () => addDocument(deps, collection.id, input));
         ok(res);
       },
       PUT: async (req, res) => {
         const params = formOf(req);
         const { collection } = await checkRequest(deps, 'update', { cid: cidOf(req), params });
-        if (params.invalid('dockey', 'doc')) fail(SEARCH_ERRORS.update.invalidEncoding);
-        await deps.gate.track(collection.id, () =>
-          updateDocument(deps, collection.id, {
-            dockey: params.get('dockey'),
-            doc: params.get('doc'),
-          }),
-        );
+        const input = updateParams(params);
+        await deps.gate.track(collection.id, () => updateDocument(deps, collection.id, input));
         ok(res);
       },
       DELETE: async (req, res) => {
         const params = formOf(req);
         const { collection } = await checkRequest(deps, 'delete', { cid: cidOf(req), params });
-        await deps.gate.track(collection.id, () =>
-          deleteDocument(deps, collection.id, { dockey: params.get('dockey') }),
-        );
+        const input = deleteParams(params);
+        await deps.gate.track(collection.id, () => deleteDocument(deps, collection.id, input));
         ok(res);
       },
     },
@@ -122,13 +115,8 @@ export function indexRoutes(deps: RouteDeps): Router {
       PUT: async (req, res) => {
         const params = formOf(req);
         const { collection } = await checkRequest(deps, 'fieldUpdate', { cid: cidOf(req), params });
-        await deps.gate.track(collection.id, () =>
-          updateField(deps, collection.id, {
-            dockey: params.get('dockey'),
-            fieldname: params.get('fieldname'),
-            fieldvalue: params.get('fieldvalue'),
-          }),
-        );
+        const input = fieldUpdateParams(params);
+        await deps.gate.track(collection.id, () => updateField(deps, collection.id, input));
         ok(res);
       },
     },
@@ -168,22 +156,13 @@ export function searchRoutes(deps: RouteDeps): Router {
           params,
           format: String(req.params.format),
         });
+        const input = searchParams(params);
         // a search waiting for its collection's share leaves the queue when its client goes away
         const gone = new AbortController();
         res.once('close', () => gone.abort());
         const result = await deps.gate.run(
           collection.id,
-          () =>
-            searchDocuments(deps, collection.id, {
-              q: params.get('q'),
-              start: params.get('start'),
-              len: params.get('len'),
-              ca: params.get('ca'),
-              ex_ca: params.get('ex_ca'),
-              sort: params.get('sort'),
-              startdate: params.get('startdate'),
-              enddate: params.get('enddate'),
-            }),
+          () => searchDocuments(deps, collection.id, input),
           gone.signal,
         );
         sendAs(res, format, format === 'json' ? searchJson(result) : searchXml(result));
