@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { SEARCH_ERRORS } from '@hub/contracts';
 import type { AddressInfo } from 'node:net';
 import { createPostgresIndex } from '../src/index/postgres/postgres-index';
 import type { SearchIndex } from '../src/index/search-index';
@@ -87,6 +88,24 @@ test('When a collection already has SEARCH_MAX_QUEUED_SEARCHES searches waiting,
   // the refused search passed the call limit step: it is counted like the two served
   await app.services.callLimiter.flush();
   expect(await apiCalls(db.pool, a)).toBe(1 + 3);
+});
+
+test('When a collection’s queue is full, a search with a bad parameter still answers its own 400 row (parameters are checked before the wait)', async () => {
+  const { app, a, engine } = await appWithHeldCollection({
+    SEARCH_MAX_CONCURRENT_SEARCHES: '1',
+    SEARCH_MAX_QUEUED_SEARCHES: '1',
+  });
+  const running = search(app, a);
+  await engine.holding;
+  const waiting = search(app, a);
+  await until(() => app.services.gate.load(a.cid).waiting === 1);
+
+  const bad = await client(app, a).search({ q: 'queued', len: '5' });
+  expect([bad.status, bad.text]).toEqual([400, SEARCH_ERRORS.search.lenInvalid.text]);
+  expect(app.services.gate.load(a.cid)).toEqual({ active: 1, waiting: 1 });
+
+  engine.release();
+  for (const r of await Promise.all([running, waiting])) expect(r.status).toBe(200);
 });
 
 test('When a search has waited SEARCH_MAX_SEARCH_WAIT_MS for its collection’s share, it answers 429 too many requests', async () => {

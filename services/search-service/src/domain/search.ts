@@ -1,5 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import { parseSearchParams, SEARCH_ERRORS, type SearchParamsInput } from '@hub/contracts';
+import {
+  parseSearchParams,
+  SEARCH_ERRORS,
+  type SearchParams,
+  type SearchParamsInput,
+} from '@hub/contracts';
 import { loadDocuments, loadDocumentsWithThumbnails } from '../store/result-documents';
 import type { DomainDeps } from './deps';
 import { check, step } from './steps';
@@ -22,16 +27,23 @@ export interface SearchResult {
 }
 
 /**
- * GET {search}/v2/{cid}/search/{format}. The parameters are checked; the engine answers the
+ * The search's parameters, checked (q → ca → ex_ca → start → len → sort → startdate → enddate):
+ * step 6 of the check order, before the search waits for its collection's share of the cores.
+ */
+export function checkSearchParams(input: SearchParamsInput): SearchParams {
+  return check(parseSearchParams(input));
+}
+
+/**
+ * GET {search}/v2/{cid}/search/{format}, once its parameters are checked: the engine answers the
  * exact number of matches and the ids of the page in order; the page's documents are read from
  * Postgres as stored (a document deleted in between is left out) with their archive fields.
  */
 export async function searchDocuments(
   deps: DomainDeps,
   collectionId: string,
-  input: SearchParamsInput,
+  params: SearchParams,
 ): Promise<SearchResult> {
-  const params = check(parseSearchParams(input));
   const started = performance.now();
 
   const failed = SEARCH_ERRORS.search.makeResultFail;

@@ -3,7 +3,7 @@ import { allowMethods } from '@hub/service-kit';
 import { addDocument } from '../domain/add-document';
 import { deleteDocument } from '../domain/delete-document';
 import type { DomainDeps } from '../domain/deps';
-import { searchDocuments } from '../domain/search';
+import { checkSearchParams, searchDocuments } from '../domain/search';
 import { collectionStatus } from '../domain/status';
 import { updateDocument } from '../domain/update-document';
 import { updateField } from '../domain/update-field';
@@ -156,13 +156,13 @@ export function searchRoutes(deps: RouteDeps): Router {
           params,
           format: String(req.params.format),
         });
-        const input = searchParams(params);
+        const query = checkSearchParams(searchParams(params));
         // a search waiting for its collection's share leaves the queue when its client goes away
         const gone = new AbortController();
         res.once('close', () => gone.abort());
         const result = await deps.gate.run(
           collection.id,
-          () => searchDocuments(deps, collection.id, input),
+          () => searchDocuments(deps, collection.id, query),
           gone.signal,
         );
         sendAs(res, format, format === 'json' ? searchJson(result) : searchXml(result));
