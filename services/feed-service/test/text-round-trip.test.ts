@@ -41,6 +41,7 @@ const TRICKY = [
   '\n\r',
   '\u0085', // NEL: XML 1.1 end-of-line handling (and xmldom) turns a literal one into LF
   '\u2028',
+  '\u2029', // PARAGRAPH SEPARATOR: xmldom turns a literal one into LF too
   ' ',
   '  ',
   '한글',

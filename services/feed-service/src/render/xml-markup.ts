@@ -9,8 +9,9 @@ import { replaceNonXmlChars } from '@hub/service-kit';
  *   `&#38;`, `&lt;` in a post about HTML are text, not markup);
  * - `<` and `>` become `&lt;`/`&gt;` (so `]]>` never appears as is);
  * - CR becomes `&#13;`: parsers turn a literal CR and CRLF into LF (XML 1.0 §2.11); NEL
- *   (U+0085) and LINE SEPARATOR (U+2028) become `&#133;`/`&#8232;`, because XML 1.1
- *   parsers (and some 1.0 ones, e.g. xmldom) turn those into LF too (XML 1.1 §2.11);
+ *   (U+0085), LINE SEPARATOR (U+2028) and PARAGRAPH SEPARATOR (U+2029) become `&#133;`,
+ *   `&#8232;`, `&#8233;`, because XML 1.1 parsers and some 1.0 ones (xmldom turns all
+ *   three into LF) change them too;
  * - in attribute values also `"` (`&quot;`), and tab, LF as `&#9;`/`&#10;`: parsers turn
  *   literal whitespace in attributes into spaces (§3.3.3).
  *
@@ -19,10 +20,10 @@ import { replaceNonXmlChars } from '@hub/service-kit';
  * messages) gets U+FFFD in their place, so the document stays well-formed. JSON carries them
  * as they are. Never CDATA: a CDATA section cannot hold `]]>` nor a CR that survives parsing.
  */
-const TEXT_SPECIAL = /[&<>\r\u0085\u2028]/;
-const TEXT_SPECIALS = /[&<>\r\u0085\u2028]/g;
-const ATTRIBUTE_SPECIAL = /[&<>"\t\n\r\u0085\u2028]/;
-const ATTRIBUTE_SPECIALS = /[&<>"\t\n\r\u0085\u2028]/g;
+const TEXT_SPECIAL = /[&<>\r\u0085\u2028\u2029]/;
+const TEXT_SPECIALS = /[&<>\r\u0085\u2028\u2029]/g;
+const ATTRIBUTE_SPECIAL = /[&<>"\t\n\r\u0085\u2028\u2029]/;
+const ATTRIBUTE_SPECIALS = /[&<>"\t\n\r\u0085\u2028\u2029]/g;
 const REFERENCES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -33,6 +34,7 @@ const REFERENCES: Record<string, string> = {
   '\r': '&#13;',
   '\u0085': '&#133;',
   '\u2028': '&#8232;',
+  '\u2029': '&#8233;',
 };
 const reference = (ch: string) => REFERENCES[ch]!;
 
