@@ -10,45 +10,58 @@ export const fmt = (ms) => ms.toFixed(1).padStart(7);
 export const mb = (b) => (b / 2 ** 20).toFixed(0);
 
 /**
+ * user + system CPU of a /proc stat line, in ms (USER_HZ = 100 on Linux); withChildren: also
+ * that of its ended children it has waited for (a backend's CPU moves to the postmaster's
+ * when it exits, so a sum over PostgreSQL's processes never goes back)
+ */
+function statCpu(stat, withChildren = false) {
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const children = withChildren ? Number(f[13]) + Number(f[14]) : 0;
+  return (Number(f[11]) + Number(f[12]) + children) * 10;
+}
+
+/**
  * CPU time so far, in ms (Linux /proc; null elsewhere): the service's main thread (this
- * process's first thread), the PostgreSQL processes (ended backends are not counted), and the
- * whole machine (every core, every process).
+ * process's first thread), the service's other threads (the folder, the thumbnails' resizing,
+ * V8's and libuv's helpers: the whole process but its main thread and the calling thread, the
+ * load generator), the PostgreSQL processes (with their ended backends), and the whole
+ * machine (every core, every process).
  */
 export function cpuTimes() {
   try {
-    const tick = 10; // USER_HZ = 100 on Linux
-    const stat = fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const main = (Number(f[11]) + Number(f[12])) * tick;
+    const main = statCpu(fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8'));
+    const whole = statCpu(fs.readFileSync(`/proc/${process.pid}/stat`, 'utf8'));
+    const caller = statCpu(fs.readFileSync('/proc/thread-self/stat', 'utf8'));
     const cpu = fs
       .readFileSync('/proc/stat', 'utf8')
       .split('\n')[0]
       .split(/\s+/)
       .slice(1)
       .map(Number);
-    const machine = (cpu[0] + cpu[1] + cpu[2] + cpu[5] + cpu[6]) * tick;
+    const machine = (cpu[0] + cpu[1] + cpu[2] + cpu[5] + cpu[6]) * 10;
     let postgres = 0;
     for (const pid of fs.readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
       try {
         const st = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-        if (!st.includes('(postgres)')) continue;
-        const g = st.slice(st.lastIndexOf(')') + 2).split(' ');
-        postgres += (Number(g[11]) + Number(g[12])) * tick;
+        if (st.includes('(postgres)')) postgres += statCpu(st, true);
       } catch {
         // gone
       }
     }
-    return { main, machine, postgres };
+    return { main, others: whole - main - caller, machine, postgres };
   } catch {
     return null;
   }
 }
-/** "CPU per op: service x ms, machine y ms" between two cpuTimes() readings */
+/** "CPU per op: service thread x ms, …" between two cpuTimes() readings */
 export function cpuPer(before, after, ops) {
   if (!before || !after) return '';
   const per = (k) => ((after[k] - before[k]) / ops.n).toFixed(2);
-  return `; CPU per ${ops.label}: service thread ${per('main')} ms, PostgreSQL ${per('postgres')} ms, machine ${per('machine')} ms`;
+  return (
+    `; CPU per ${ops.label}: service thread ${per('main')} ms, its other threads ${per('others')} ms, ` +
+    `PostgreSQL ${per('postgres')} ms, machine ${per('machine')} ms`
+  );
 }
 
 /** work(0) … work(n - 1), at most `concurrency` at a time */
