@@ -101,7 +101,8 @@ async function adoptPassword({ port, password, formerPasswords, dataDir, log }) 
 
 /**
  * Start (initialising on first use) an embedded server in dataDir, whose superuser `postgres`
- * has `password` (random when not given; see adoptPassword for `formerPasswords`).
+ * has `password` (random when not given; see adoptPassword for `formerPasswords`), with
+ * `settings` as extra `-c name=value` server settings (the bench's pg_stat_statements).
  * Returns { url(database), port, stop() }.
  */
 export async function startEmbeddedPostgres({
@@ -110,6 +111,7 @@ export async function startEmbeddedPostgres({
   persistent = true,
   password = randomPassword(),
   formerPasswords = [],
+  settings = {},
   log = () => {},
 }) {
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
@@ -123,7 +125,11 @@ export async function startEmbeddedPostgres({
     password,
     persistent,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1'],
+    postgresFlags: Object.entries({
+      max_connections: 200,
+      listen_addresses: '127.0.0.1',
+      ...settings,
+    }).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     onLog: (text) => {
       recent.push(text.trim());
       if (recent.length > 20) recent.shift();

@@ -1,8 +1,9 @@
 // The bench's database: a fresh database `search_bench_<time>` on DATABASE_URL's server
 // (dropped afterwards unless BENCH_KEEP_DATABASE is set), or an embedded PostgreSQL in a
-// temporary folder.
+// temporary folder (with BENCH_PG_STATEMENTS, one that counts its statements'
+// time in pg_stat_statements: statement-stats.mjs).
 import path from 'node:path';
-import { root, say } from './settings.mjs';
+import { root, say, STATEMENT_STATS } from './settings.mjs';
 
 const scripts = (file) => import(path.join(root, 'scripts', file));
 
@@ -24,7 +25,10 @@ export async function openDatabase() {
     };
   }
   const { startTemporaryPostgres } = await scripts('embedded-postgres.mjs');
-  const server = await startTemporaryPostgres('search-bench-');
+  const settings = STATEMENT_STATS
+    ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' }
+    : {};
+  const server = await startTemporaryPostgres('search-bench-', { settings });
   await server.ensureDatabase('bench');
   say(`database: embedded PostgreSQL (temporary, port ${server.port})`);
   return { databaseUrl: server.url('bench'), stopDatabase: server.remove };

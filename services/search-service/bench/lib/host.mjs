@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { startFloorServer } from './floor.mjs';
 import { listen } from './listen.mjs';
+import { inspectorProfiler } from './profiler.mjs';
 import { createStallMonitor } from './stalls.mjs';
 import { entryFile, say } from './settings.mjs';
 
@@ -44,6 +45,7 @@ export async function runLoadGenerator({ workerData, sql, startInstance, floor }
   });
   const stalls = createStallMonitor();
   let floorServer = null;
+  const addsProfiler = inspectorProfiler();
   worker.on('message', async (m) => {
     if (m.say) say(m.say);
     if (m.ask === 'stalls-start') {
@@ -51,6 +53,16 @@ export async function runLoadGenerator({ workerData, sql, startInstance, floor }
       worker.postMessage('started');
     } else if (m.ask === 'stalls-stop') {
       worker.postMessage(await stalls.stop());
+    }
+    if (m.ask === 'profile-start') {
+      if (process.env.BENCH_CPU_PROFILE) await addsProfiler.start();
+      worker.postMessage('started');
+    } else if (m.ask === 'profile-stop') {
+      const file = process.env.BENCH_CPU_PROFILE
+        ? await addsProfiler.stop(process.env.BENCH_CPU_PROFILE)
+        : null;
+      if (file) say(`CPU profile of the service thread (the adds to A): ${file}`);
+      worker.postMessage(file);
     }
     if (m.ask === 'floor-start') {
       floorServer = await startFloorServer(floor.databaseUrl, floor.poolSize);

@@ -14,6 +14,7 @@ import { createSearches } from './searches.mjs';
 import { CONCURRENCY, DOCS, dist, MIX_QUERIES, WRITE_RATE } from './settings.mjs';
 import { reportSummary } from './summary.mjs';
 import { ask, report } from './worker-link.mjs';
+import { createStatementStats } from './statement-stats.mjs';
 import { startWriter } from './writer.mjs';
 import { createWrites } from './writes.mjs';
 
@@ -69,12 +70,17 @@ export async function loadGenerator({ port, token, databaseUrl }) {
   const A = await client.newCollection();
   const modelA = createModel(oracle);
   report(`\nadding ${DOCS} documents to collection A at concurrency ${CONCURRENCY} ...`);
+  const statements = createStatementStats(sql);
+  await statements.reset(); // BENCH_PG_STATEMENTS: where PostgreSQL's time goes
+  await ask('profile-start'); // BENCH_CPU_PROFILE: where the service thread's time goes
   const addsA = await addRange(A, {
     n: DOCS,
     docAt: (i) => makeDoc(i),
     label: 'adds to A',
     model: modelA,
   });
+  await ask('profile-stop');
+  await statements.print('the adds to A', DOCS);
   const loaded = performance.now();
   const since = () => `${((performance.now() - loaded) / 1000).toFixed(1)} s after the load`;
   report(`\nRIGHT AFTER THE LOAD (no settling, no warm-up), at concurrency ${CONCURRENCY}`);

@@ -47,6 +47,8 @@ export const MIX_QUERIES = setting('BENCH_MIX_QUERIES', 4_000);
 export const WRITE_RATE = setting('BENCH_WRITE_RATE', 50);
 // documents of the bare-INSERT floor (a node:http server that only INSERTs them)
 export const FLOOR_DOCS = Math.min(DOCS, 20_000);
+// BENCH_PG_STATEMENTS=1 (embedded PostgreSQL only): the statements' time during the adds to A
+export const STATEMENT_STATS = Boolean(process.env.BENCH_PG_STATEMENTS);
 /** the targets of issue 23 at this size: 2× the 100,000-document bound at 1,000,000 */
 export const AT_MILLION = DOCS >= 1_000_000;
 export const SEARCH_P99_TARGET = AT_MILLION ? 100 : 50;
