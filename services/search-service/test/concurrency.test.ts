@@ -10,7 +10,7 @@ const db = useSearchApp((t) => ({ app } = t), { poolSize: 30 });
 
 async function counts(c: TestCollection) {
   const { rows } = await db.pool.query(
-    `SELECT (SELECT document_count FROM collections WHERE id = $1) AS counted,
+    `SELECT collection_document_count($1) AS counted,
             (SELECT count(*)::int FROM documents WHERE collection_id = $1) AS stored,
             (SELECT count(*)::int FROM search_pending WHERE collection_id = $1)
               + (SELECT count(*)::int FROM search_docnos WHERE collection_id = $1) AS indexed`,

@@ -71,7 +71,7 @@ test('When the engine cannot record a change, the write is rolled back and answe
   );
   expect((await api.delete('kept')).text).toBe(SEARCH_ERRORS.delete.deleteProcessFail.text);
   const { rows } = await db.pool.query(
-    'SELECT dockey, doc, (SELECT document_count FROM collections WHERE id = $1) AS n FROM documents WHERE collection_id = $1',
+    'SELECT dockey, doc, collection_document_count($1) AS n FROM documents WHERE collection_id = $1',
     [c.cid],
   );
   expect(rows.map((r) => r.dockey)).toEqual(['kept']);

@@ -2,10 +2,10 @@ import { parseDoc, parseDockey, parseForce, SEARCH_ERRORS, type ParsedDoc } from
 import { ServiceError } from '@hub/service-kit';
 import type pg from 'pg';
 import {
-  changeDocumentCount,
   COLLECTION_FULL,
   commitWithDocumentSlot,
-  lockCollection,
+  lockDocumentSlots,
+  releaseDocumentSlots,
   takeDocumentSlot,
 } from '../store/collections';
 import { inTransaction, sqlState } from '@hub/service-kit';
@@ -159,9 +159,9 @@ async function insertNew(
 }
 
 /**
- * Counts the new document in under the collection's row lock: a slot when there is room again,
- * else the oldest documents (normally one; more when the maximum was lowered) are deleted.
- * Null when nothing can make room (a maximum of 0).
+ * Counts the new document in under the collection's slot locks: a slot when there is room
+ * again, else the oldest documents (normally one; more when the maximum was lowered) are
+ * deleted. Null when nothing can make room (a maximum of 0).
  */
 async function makeRoom(
   tx: pg.PoolClient,
@@ -169,10 +169,10 @@ async function makeRoom(
   newId: string,
 ): Promise<DocumentRef[] | null> {
   if (await takeDocumentSlot(tx, collectionId)) return [];
-  const counts = await lockCollection(tx, collectionId);
+  const counts = await lockDocumentSlots(tx, collectionId);
   if (!counts || counts.maxDocuments === 0) return null;
   const excess = counts.documentCount + 1 - counts.maxDocuments;
   const removed = excess > 0 ? await deleteOldestDocuments(tx, collectionId, excess, newId) : [];
-  await changeDocumentCount(tx, collectionId, 1 - removed.length);
+  await releaseDocumentSlots(tx, collectionId, removed.length - 1);
   return removed;
 }

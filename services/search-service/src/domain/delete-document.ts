@@ -1,5 +1,5 @@
 import { parseDockey, SEARCH_ERRORS } from '@hub/contracts';
-import { changeDocumentCount, lockCollection } from '../store/collections';
+import { releaseDocumentSlots } from '../store/collections';
 import { inTransaction } from '@hub/service-kit';
 import { deleteDocument as deleteStored } from '../store/documents';
 import { deleteChange } from './changes';
@@ -13,9 +13,10 @@ export interface DeleteInput {
 }
 
 /**
- * DELETE {base}/v2/{cid}/docs. The dockey is checked; in one transaction the collection row is
- * locked (the same lock order as a forced add, which deletes the oldest documents), the
- * document deleted (none: 404 dockey is invalid), counted out, and the change handed on.
+ * DELETE {base}/v2/{cid}/docs. The dockey is checked; in one transaction the document's slot is
+ * given back (first: the lock order of a forced add, which deletes the oldest documents), the
+ * document deleted (none: 404 dockey is invalid, and the slot stays taken), and the change
+ * handed on.
  */
 export async function deleteDocument(
   deps: DomainDeps,
@@ -25,15 +26,16 @@ export async function deleteDocument(
   const dockey = check(parseDockey(input.dockey, 'delete'));
 
   await inTransaction(deps.pool, failsWith(ERRORS.deleteProcessFail), async (tx) => {
-    const locked = await step(ERRORS.userInfoFail, () => lockCollection(tx, collectionId));
-    if (!locked) fail(SEARCH_ERRORS.common.cidInvalid);
+    const released = await step(ERRORS.userInfoFail, () =>
+      releaseDocumentSlots(tx, collectionId, 1),
+    );
+    if (!released) fail(SEARCH_ERRORS.common.cidInvalid);
     const deleted = await step(ERRORS.deleteProcessFail, () =>
       deleteStored(tx, collectionId, dockey),
     );
     if (!deleted) fail(ERRORS.dockeyInvalid);
-    await step(ERRORS.deleteProcessFail, async () => {
-      await changeDocumentCount(tx, collectionId, -1);
-      await recordChange(deps, tx, deleteChange(collectionId, deleted));
-    });
+    await step(ERRORS.deleteProcessFail, () =>
+      recordChange(deps, tx, deleteChange(collectionId, deleted)),
+    );
   });
 }

@@ -23,11 +23,15 @@ export interface CollectionLimits {
 /**
  * The columns of a Collection under its field names, so rows are Collections as they come.
  * max_api_calls (bigint, at most 2^53 − 1) is read as float8, which pg parses into an exact
- * number, as Number() did with the bigint's text.
+ * number, as Number() did with the bigint's text. The document count is counted from the
+ * collection's slots (collection_document_count), or given (a new collection has none: its
+ * INSERT cannot see its own row).
  */
-const COLUMNS = `id, apikey_hash AS "apikeyHash", max_documents AS "maxDocuments",
+const columns = (documentCount = 'collection_document_count(id)') =>
+  `id, apikey_hash AS "apikeyHash", max_documents AS "maxDocuments",
   max_api_calls::float8 AS "maxApiCalls", thumbnail_size AS "thumbnailSize",
-  document_count AS "documentCount", created_at AS "createdAt", updated_at AS "updatedAt"`;
+  ${documentCount} AS "documentCount", created_at AS "createdAt", updated_at AS "updatedAt"`;
+const COLUMNS = columns();
 
 /** SHA-256 of the key (hex digits compared case-insensitively: the key is lower-cased). */
 export function hashApiKey(apikey: string): Buffer {
@@ -74,7 +78,7 @@ export async function createCollection(
   for (let attempt = 0; ; attempt++) {
     const { rows } = await db.query<Collection>(
       `INSERT INTO collections (id, apikey_hash, max_documents, max_api_calls, thumbnail_size)
-       VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING RETURNING ${COLUMNS}`,
+       VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING RETURNING ${columns('0')}`,
       [
         newCollectionId(),
         hashApiKey(apikey),
@@ -138,18 +142,17 @@ export async function deleteCollection(tx: Queryable, id: string): Promise<boole
 }
 
 /**
- * Takes one document slot: document_count + 1 when it is below max_documents. The row lock of
- * this UPDATE is held until the transaction ends, so parallel adds take slots one by one and
- * the count can never pass the maximum. False when the collection is full.
+ * Takes one document slot (try_take_document_slot: the rule is in the migration of
+ * collection_slots); false when the collection is full, and then this transaction holds the
+ * locks of lockDocumentSlots.
  */
 export async function takeDocumentSlot(tx: Queryable, id: string): Promise<boolean> {
-  const { rowCount } = await tx.query({
+  const { rows } = await tx.query<{ taken: boolean }>({
     name: 'collection-take-slot',
-    text: `UPDATE collections SET document_count = document_count + 1
-           WHERE id = $1 AND document_count < max_documents`,
+    text: 'SELECT try_take_document_slot($1) AS taken',
     values: [id],
   });
-  return (rowCount ?? 0) > 0;
+  return rows[0]!.taken;
 }
 
 /** SQLSTATE of take_document_slot() when the collection is full. */
@@ -166,18 +169,17 @@ export function commitWithDocumentSlot(collectionId: string): string {
 }
 
 /**
- * Locks the collection row (until the transaction ends) and reads its count and maximum. NO KEY
- * UPDATE: it queues behind slot takers and deleters, but not behind transactions that merely
- * insert documents (their foreign key holds a KEY SHARE lock on this row), which would
- * deadlock with a forced add waiting here.
+ * Locks the collection's document slots until the transaction ends and reads its exact count and
+ * maximum (lock_document_slots: it waits for the adds that took a slot and have not committed,
+ * and holds off new ones); null when there is no such collection.
  */
-export async function lockCollection(
+export async function lockDocumentSlots(
   tx: Queryable,
   id: string,
 ): Promise<{ documentCount: number; maxDocuments: number } | null> {
   const { rows } = await tx.query<{ document_count: number; max_documents: number }>({
-    name: 'collection-lock',
-    text: 'SELECT document_count, max_documents FROM collections WHERE id = $1 FOR NO KEY UPDATE',
+    name: 'collection-lock-slots',
+    text: 'SELECT document_count, max_documents FROM lock_document_slots($1)',
     values: [id],
   });
   return rows[0]
@@ -185,19 +187,29 @@ export async function lockCollection(
     : null;
 }
 
-/** Changes document_count by delta (the caller holds or takes the row lock). */
-export async function changeDocumentCount(tx: Queryable, id: string, delta: number): Promise<void> {
-  await tx.query({
-    name: 'collection-count',
-    text: 'UPDATE collections SET document_count = document_count + $2 WHERE id = $1',
-    values: [id, delta],
+/**
+ * Gives `count` document slots back (documents deleted; below zero: documents counted in) and
+ * holds this connection's slot shard until the transaction ends (release_document_slots);
+ * false when the collection is gone. A delete calls it before deleting, which is the lock order
+ * of a forced add (slots, then documents).
+ */
+export async function releaseDocumentSlots(
+  tx: Queryable,
+  id: string,
+  count: number,
+): Promise<boolean> {
+  const { rows } = await tx.query<{ released: boolean }>({
+    name: 'collection-release-slots',
+    text: 'SELECT release_document_slots($1, $2) AS released',
+    values: [id, count],
   });
+  return rows[0]!.released;
 }
 
 export async function readDocumentCount(db: Queryable, id: string): Promise<number | null> {
   const { rows } = await db.query<{ document_count: number }>({
     name: 'collection-count-read',
-    text: 'SELECT document_count FROM collections WHERE id = $1',
+    text: 'SELECT collection_document_count($1) AS document_count',
     values: [id],
   });
   return rows[0]?.document_count ?? null;

@@ -196,7 +196,7 @@ export const scenarios: Record<string, Record<string, Scenario>> = {
     ),
   },
   status: {
-    [ST.makeStatusResultFail.text]: failing(/SELECT document_count FROM collections/, (t, p) =>
+    [ST.makeStatusResultFail.text]: failing(/SELECT collection_document_count\(\$1\)/, (t, p) =>
       raw('status', key(), p, t),
     ),
   },

@@ -1,0 +1,85 @@
+import type pg from 'pg';
+import { SEARCH_ERRORS } from '@hub/contracts';
+import type { SearchApp } from '../src/app';
+import { newCollection, useSearchApp } from './helpers/harness';
+import { client, docJson, statusDocumentCount } from './helpers/requests';
+
+/**
+ * A collection's free document slots sit in 16 shards (migration document-slot-shards): an add
+ * takes a slot from its connection's shard, so adds on different connections do not wait for
+ * each other, and documents = max_documents - the shards' free slots, always.
+ */
+
+let app: SearchApp;
+const db = useSearchApp((t) => ({ app } = t), { poolSize: 20 });
+
+/** two connections whose slots come from different shards */
+async function twoShards(): Promise<[pg.PoolClient, pg.PoolClient]> {
+  const held: pg.PoolClient[] = [];
+  try {
+    for (;;) {
+      const c = await db.pool.connect();
+      held.push(c);
+      const shard = async (x: pg.PoolClient) =>
+        (await x.query<{ s: number }>('SELECT pg_backend_pid() % 16 AS s')).rows[0]!.s;
+      const first = held[0]!;
+      if (c !== first && (await shard(c)) !== (await shard(first))) return [first, c];
+    }
+  } finally {
+    for (const c of held.slice(1, -1)) c.release();
+  }
+}
+
+test('When an add holds a slot it has not committed, an add on another connection takes its own slot without waiting', async () => {
+  const c = await newCollection(app, { max_documents: 1000 });
+  const [a, b] = await twoShards();
+  try {
+    await a.query('BEGIN');
+    await a.query('SELECT take_document_slot($1)', [c.cid]);
+    await b.query('BEGIN');
+    await b.query("SET LOCAL lock_timeout = '2s'");
+    await b.query('SELECT take_document_slot($1)', [c.cid]);
+    await b.query('COMMIT');
+    await a.query('COMMIT');
+  } finally {
+    a.release();
+    b.release();
+  }
+  expect(await statusDocumentCount(app, c)).toBe(2);
+});
+
+test('When the shard of an add is empty, the add takes a slot the other shards have, until the collection is full', async () => {
+  // 3 slots: shards 0, 1 and 2 have one each; most connections find theirs empty
+  const c = await newCollection(app, { max_documents: 3 });
+  const api = client(app, c);
+  const answers = [];
+  for (let i = 0; i < 4; i++) answers.push((await api.add(`d${i}`, docJson())).text);
+  expect(answers).toEqual(['OK', 'OK', 'OK', SEARCH_ERRORS.add.indexMaxReached.text]);
+  expect(await statusDocumentCount(app, c)).toBe(3);
+});
+
+test('When the maximum is lowered below the count and raised again, the count stays exact and adds stop and resume', async () => {
+  const c = await newCollection(app, { max_documents: 10 });
+  const api = client(app, c);
+  for (let i = 0; i < 5; i++) expect((await api.add(`d${i}`, docJson())).text).toBe('OK');
+  await db.pool.query('UPDATE collections SET max_documents = 3 WHERE id = $1', [c.cid]);
+  expect(await statusDocumentCount(app, c)).toBe(5);
+  expect((await api.add('over', docJson())).text).toBe(SEARCH_ERRORS.add.indexMaxReached.text);
+  expect((await api.delete('d0')).text).toBe('OK');
+  expect(await statusDocumentCount(app, c)).toBe(4);
+  await db.pool.query('UPDATE collections SET max_documents = 6 WHERE id = $1', [c.cid]);
+  expect((await api.add('again', docJson())).text).toBe('OK');
+  expect((await api.add('full', docJson())).text).toBe('OK');
+  expect((await api.add('over', docJson())).text).toBe(SEARCH_ERRORS.add.indexMaxReached.text);
+  expect(await statusDocumentCount(app, c)).toBe(6);
+});
+
+test('When a delete finds no such document, its slot stays taken', async () => {
+  const c = await newCollection(app, { max_documents: 2 });
+  const api = client(app, c);
+  expect((await api.add('a', docJson())).text).toBe('OK');
+  expect((await api.delete('missing')).text).toBe(SEARCH_ERRORS.delete.dockeyInvalid.text);
+  expect(await statusDocumentCount(app, c)).toBe(1);
+  expect((await api.add('b', docJson())).text).toBe('OK');
+  expect((await api.add('c', docJson())).text).toBe(SEARCH_ERRORS.add.indexMaxReached.text);
+});
