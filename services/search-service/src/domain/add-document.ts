@@ -2,13 +2,13 @@ import { parseDoc, parseDockey, parseForce, SEARCH_ERRORS, type ParsedDoc } from
 import { ServiceError } from '@hub/service-kit';
 import type pg from 'pg';
 import {
-  COLLECTION_FULL,
   commitWithDocumentSlot,
   lockDocumentSlots,
+  NoDocumentSlot,
+  noDocumentSlot,
   releaseDocumentSlots,
-  takeDocumentSlot,
 } from '../store/collections';
-import { inTransaction, sqlState } from '@hub/service-kit';
+import { inTransaction } from '@hub/service-kit';
 import {
   AddStatementParams,
   addInOneStatement,
@@ -30,15 +30,12 @@ export interface AddInput {
   doc: string | undefined;
 }
 
-/** The collection was full when the slot was to be taken (the transaction is rolled back). */
-class CollectionFull extends Error {}
-
 /**
  * POST {base}/v2/{cid}/docs. dockey → force → doc are checked; then one transaction inserts
  * the document (a dockey already there: 406 document is already exists), hands the change to
  * the engine and the thumbnails, and takes a document slot together with its COMMIT. When the
  * collection is full: 406 index max reached, or with force=1 the transaction is done again
- * making room by deleting the oldest documents under the collection's row lock.
+ * making room by deleting the oldest documents under the collection's slot locks.
  */
 export async function addDocument(
   deps: DomainDeps,
@@ -57,7 +54,8 @@ export async function addDocument(
     if (listenerSql) await addInOneRoundTrip(deps, collectionId, dockey, doc, listenerSql, params);
     else await addWhileThereIsRoom(deps, collectionId, dockey, doc);
   } catch (e) {
-    if (!(e instanceof CollectionFull)) throw e;
+    if (!(e instanceof NoDocumentSlot)) throw e;
+    if (e.why === 'gone') fail(ERRORS.databaseException, e);
     if (!force) fail(ERRORS.indexMaxReached);
     await addReplacingTheOldest(deps, collectionId, dockey, doc);
   }
@@ -81,7 +79,8 @@ async function addInOneRoundTrip(
   try {
     added = await addInOneStatement(deps.pool, collectionId, dockey, doc.json, listenerSql, params);
   } catch (e) {
-    if (sqlState(e) === COLLECTION_FULL) throw new CollectionFull();
+    const noSlot = noDocumentSlot(e);
+    if (noSlot) throw noSlot;
     const where = e as { where?: string; table?: string };
     if (where.where?.includes('take_document_slot')) fail(ERRORS.databaseException, e);
     if (where.table && where.table !== 'documents') fail(ERRORS.addProcessFail, e);
@@ -103,10 +102,8 @@ async function addWhileThereIsRoom(
   // the first round trip is BEGIN and the duplicate check together
   let inserting = true;
   const onDatabaseError = (e: unknown): Error => {
-    if (sqlState(e) === COLLECTION_FULL) return new CollectionFull();
-    return new ServiceError(inserting ? ERRORS.duplicationCheckFail : ERRORS.databaseException, {
-      cause: e,
-    });
+    if (inserting) return new ServiceError(ERRORS.duplicationCheckFail, { cause: e });
+    return noDocumentSlot(e) ?? new ServiceError(ERRORS.databaseException, { cause: e });
   };
   await inTransaction(
     deps.pool,
@@ -159,16 +156,15 @@ async function insertNew(
 }
 
 /**
- * Counts the new document in under the collection's slot locks: a slot when there is room
- * again, else the oldest documents (normally one; more when the maximum was lowered) are
- * deleted. Null when nothing can make room (a maximum of 0).
+ * Counts the new document in under the collection's slot locks, after the oldest documents that
+ * keep it from fitting (normally one; more when the maximum was lowered; none when there is
+ * room again) are deleted. Null when nothing can make room (a maximum of 0, or no collection).
  */
 async function makeRoom(
   tx: pg.PoolClient,
   collectionId: string,
   newId: string,
 ): Promise<DocumentRef[] | null> {
-  if (await takeDocumentSlot(tx, collectionId)) return [];
   const counts = await lockDocumentSlots(tx, collectionId);
   if (!counts || counts.maxDocuments === 0) return null;
   const excess = counts.documentCount + 1 - counts.maxDocuments;

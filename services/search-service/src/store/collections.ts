@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
 import { isCollectionId } from '@hub/contracts';
-import type { Queryable } from '@hub/service-kit';
+import { sqlState, type Queryable } from '@hub/service-kit';
 
 export interface Collection {
   id: string;
@@ -142,26 +142,45 @@ export async function deleteCollection(tx: Queryable, id: string): Promise<boole
 }
 
 /**
- * Takes one document slot (try_take_document_slot: the rule is in the migration of
- * collection_slots); false when the collection is full, and then this transaction holds the
- * locks of lockDocumentSlots.
+ * What take_document_slot() raises when it takes no slot (see its migrations): SF001, the
+ * collection is full; foreign_key_violation, it is gone. The migration of collection_slots is
+ * the one place of the slot rule (a free slot of the connection's shard, else one spread from
+ * the others under every shard's lock, so parallel adds never pass the maximum).
  */
-export async function takeDocumentSlot(tx: Queryable, id: string): Promise<boolean> {
-  const { rows } = await tx.query<{ taken: boolean }>({
-    name: 'collection-take-slot',
-    text: 'SELECT try_take_document_slot($1) AS taken',
-    values: [id],
-  });
-  return rows[0]!.taken;
+const NO_SLOT_STATES = new Map<string | undefined, 'full' | 'gone'>([
+  ['SF001', 'full'],
+  ['23503', 'gone'],
+]);
+
+/**
+ * take_document_slot() took no slot: the collection is full (max_documents reached), or gone
+ * (deleted while the add waited for its row).
+ */
+export class NoDocumentSlot extends Error {
+  constructor(
+    readonly why: 'full' | 'gone',
+    options?: ErrorOptions,
+  ) {
+    super(`no document slot: collection ${why}`, options);
+  }
 }
 
-/** SQLSTATE of take_document_slot() when the collection is full. */
-export const COLLECTION_FULL = 'SF001';
+/**
+ * The failure `e` of a statement that takes a slot (the add's one statement, or the slot with
+ * the COMMIT) as a NoDocumentSlot when take_document_slot() refused; null otherwise. Nothing
+ * else in those statements raises foreign_key_violation: the tables written beside documents
+ * have no foreign keys (migration 1732900000220), and the new document's own key is checked
+ * when its insert ends, after the slot took a key share of the collection row.
+ */
+export function noDocumentSlot(e: unknown): NoDocumentSlot | null {
+  const why = NO_SLOT_STATES.get(sqlState(e));
+  return why ? new NoDocumentSlot(why, { cause: e }) : null;
+}
 
 /**
  * The end of an add transaction: take a document slot and COMMIT in one round trip (see the
- * migration of take_document_slot). Fails with SQLSTATE COLLECTION_FULL when there is no room;
- * the id is inlined, so it must be a checked collection id.
+ * migration of take_document_slot); a failure for want of a slot is a NoDocumentSlot (see
+ * noDocumentSlot). The id is inlined, so it must be a checked collection id.
  */
 export function commitWithDocumentSlot(collectionId: string): string {
   if (!isCollectionId(collectionId)) throw new Error('not a collection id');
