@@ -1,6 +1,7 @@
-import { parseDoc, parseDockey, parseForce, SEARCH_ERRORS, type ParsedDoc } from '@hub/contracts';
-import { ServiceError } from '@hub/service-kit';
+import { parseDoc, parseDockey, parseForce, SEARCH_ERRORS } from '@hub/contracts';
+import { inTransaction, ServiceError } from '@hub/service-kit';
 import type pg from 'pg';
+import type { AddedDocument } from '../index/search-index';
 import {
   commitWithDocumentSlot,
   lockDocumentSlots,
@@ -8,10 +9,9 @@ import {
   noDocumentSlot,
   releaseDocumentSlots,
 } from '../store/collections';
-import { inTransaction } from '@hub/service-kit';
 import {
-  AddStatementParams,
   addInOneStatement,
+  AddStatementFailed,
   deleteOldestDocuments,
   insertDocument,
   insertDocumentSql,
@@ -19,7 +19,7 @@ import {
   type DocumentRef,
 } from '../store/documents';
 import { deleteChange, upsertChange } from './changes';
-import { addedDocumentSql, recordChange, type DomainDeps } from './deps';
+import { addedDocumentRows, recordChange, type DomainDeps } from './deps';
 import { check, fail, failsWith, step } from './steps';
 
 const ERRORS = SEARCH_ERRORS.add;
@@ -32,10 +32,10 @@ export interface AddInput {
 
 /**
  * POST {base}/v2/{cid}/docs. dockey → force → doc are checked; then one transaction inserts
- * the document (a dockey already there: 406 document is already exists), hands the change to
- * the engine and the thumbnails, and takes a document slot together with its COMMIT. When the
- * collection is full: 406 index max reached, or with force=1 the transaction is done again
- * making room by deleting the oldest documents under the collection's slot locks.
+ * the document (a dockey already there: 406 document is already exists), has the engine and
+ * the thumbnails record it, and takes a document slot. When the collection is full: 406 index
+ * max reached, or with force=1 the add is done again making room by deleting the oldest
+ * documents under the collection's slot locks.
  */
 export async function addDocument(
   deps: DomainDeps,
@@ -45,61 +45,55 @@ export async function addDocument(
   const dockey = check(parseDockey(input.dockey, 'add'));
   const force = parseForce(input.force);
   const doc = check(parseDoc(input.doc, 'add'));
+  const added: AddedDocument = { collectionId, dockey, doc };
 
   try {
-    const params = new AddStatementParams();
-    const listenerSql = await step(ERRORS.addProcessFail, async () =>
-      addedDocumentSql(deps, { collectionId, dockey, doc }, params),
-    );
-    if (listenerSql) await addInOneRoundTrip(deps, collectionId, dockey, doc, listenerSql, params);
-    else await addWhileThereIsRoom(deps, collectionId, dockey, doc);
+    await addWhileThereIsRoom(deps, added);
   } catch (e) {
     if (!(e instanceof NoDocumentSlot)) throw e;
     if (e.why === 'gone') fail(ERRORS.databaseException, e);
     if (!force) fail(ERRORS.indexMaxReached);
-    await addReplacingTheOldest(deps, collectionId, dockey, doc);
+    await addReplacingTheOldest(deps, added);
   }
 }
 
 /**
- * The usual add in one round trip, when every listener can record a new document inside the
- * add's statement (see addInOneStatement). A failure is told apart by where Postgres says it
- * happened: the slot (database exception), a listener's table (document add process fail), or
- * else the insert itself (document duplication check fail).
+ * The usual add: one statement (one round trip) when every listener can write its rows in it,
+ * else step by step. The one statement is all or nothing, and Postgres only tells a refused
+ * slot apart; any other failure of it is met by doing the add step by step, whose failing step
+ * answers its own row.
  */
-async function addInOneRoundTrip(
-  deps: DomainDeps,
-  collectionId: string,
-  dockey: string,
-  doc: ParsedDoc,
-  listenerSql: string[],
-  params: AddStatementParams,
-): Promise<void> {
-  let added: DocumentRef | null;
-  try {
-    added = await addInOneStatement(deps.pool, collectionId, dockey, doc.json, listenerSql, params);
-  } catch (e) {
-    const noSlot = noDocumentSlot(e);
-    if (noSlot) throw noSlot;
-    const where = e as { where?: string; table?: string };
-    if (where.where?.includes('take_document_slot')) fail(ERRORS.databaseException, e);
-    if (where.table && where.table !== 'documents') fail(ERRORS.addProcessFail, e);
-    fail(ERRORS.duplicationCheckFail, e);
+async function addWhileThereIsRoom(deps: DomainDeps, added: AddedDocument): Promise<void> {
+  const listenerRows = await step(ERRORS.addProcessFail, async () =>
+    addedDocumentRows(deps, added),
+  );
+  if (listenerRows) {
+    try {
+      const { collectionId, dockey, doc } = added;
+      const inserted = await addInOneStatement(
+        deps.pool,
+        collectionId,
+        dockey,
+        doc.json,
+        listenerRows,
+      );
+      if (!inserted) fail(ERRORS.alreadyExists);
+      return;
+    } catch (e) {
+      if (!(e instanceof AddStatementFailed)) throw e;
+      deps.logger.warn({ err: e.cause, collectionId: added.collectionId }, e.message);
+    }
   }
-  if (!added) fail(ERRORS.alreadyExists);
+  await addStepByStep(deps, added);
 }
 
 /**
- * The usual add in three round trips: BEGIN with the insert (the duplicate check), the change
- * to the engine and thumbnails, then the slot with the COMMIT.
+ * The add in three round trips, each step failing with its own row: BEGIN with the insert
+ * (document duplication check fail), the change to the engine and thumbnails (document add
+ * process fail), then the slot with the COMMIT (database exception).
  */
-async function addWhileThereIsRoom(
-  deps: DomainDeps,
-  collectionId: string,
-  dockey: string,
-  doc: ParsedDoc,
-): Promise<void> {
-  // the first round trip is BEGIN and the duplicate check together
+async function addStepByStep(deps: DomainDeps, added: AddedDocument): Promise<void> {
+  const { collectionId, dockey, doc } = added;
   let inserting = true;
   const onDatabaseError = (e: unknown): Error => {
     if (inserting) return new ServiceError(ERRORS.duplicationCheckFail, { cause: e });
@@ -110,10 +104,10 @@ async function addWhileThereIsRoom(
     onDatabaseError,
     async (tx, first) => {
       inserting = false;
-      const added = insertedDocument(first!, dockey);
-      if (!added) fail(ERRORS.alreadyExists);
+      const ref = insertedDocument(first!, dockey);
+      if (!ref) fail(ERRORS.alreadyExists);
       await step(ERRORS.addProcessFail, () =>
-        recordChange(deps, tx, upsertChange(collectionId, added, doc)),
+        recordChange(deps, tx, upsertChange(collectionId, ref, doc)),
       );
     },
     {
@@ -124,35 +118,26 @@ async function addWhileThereIsRoom(
 }
 
 /** force=1 on a full collection: the oldest documents make room, in the same transaction. */
-async function addReplacingTheOldest(
-  deps: DomainDeps,
-  collectionId: string,
-  dockey: string,
-  doc: ParsedDoc,
-): Promise<void> {
+async function addReplacingTheOldest(deps: DomainDeps, added: AddedDocument): Promise<void> {
+  const { collectionId, doc } = added;
   await inTransaction(deps.pool, failsWith(ERRORS.databaseException), async (tx) => {
-    const added = await insertNew(tx, collectionId, dockey, doc);
-    const removed = await step(ERRORS.userInfoFail, () => makeRoom(tx, collectionId, added.id));
+    const ref = await insertNew(tx, added);
+    const removed = await step(ERRORS.userInfoFail, () => makeRoom(tx, collectionId, ref.id));
     if (!removed) fail(ERRORS.indexMaxReached);
     await step(ERRORS.addProcessFail, async () => {
       for (const old of removed) await recordChange(deps, tx, deleteChange(collectionId, old));
-      await recordChange(deps, tx, upsertChange(collectionId, added, doc));
+      await recordChange(deps, tx, upsertChange(collectionId, ref, doc));
     });
   });
 }
 
 /** Inserts the document; a dockey already in the collection answers 406. */
-async function insertNew(
-  tx: pg.PoolClient,
-  collectionId: string,
-  dockey: string,
-  doc: ParsedDoc,
-): Promise<DocumentRef> {
-  const added = await step(ERRORS.duplicationCheckFail, () =>
-    insertDocument(tx, collectionId, dockey, doc.json),
+async function insertNew(tx: pg.PoolClient, added: AddedDocument): Promise<DocumentRef> {
+  const ref = await step(ERRORS.duplicationCheckFail, () =>
+    insertDocument(tx, added.collectionId, added.dockey, added.doc.json),
   );
-  if (!added) fail(ERRORS.alreadyExists);
-  return added;
+  if (!ref) fail(ERRORS.alreadyExists);
+  return ref;
 }
 
 /**

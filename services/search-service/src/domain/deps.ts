@@ -1,7 +1,11 @@
 import type pg from 'pg';
 import type { Logger } from '@hub/service-kit';
-import type { AddedDocument, DocumentChange, SearchIndex } from '../index/search-index';
-import type { AddStatementParams } from '../store/documents';
+import type {
+  AddedDocument,
+  AddedDocumentRows,
+  DocumentChange,
+  SearchIndex,
+} from '../index/search-index';
 import type { ThumbnailService } from '../thumbnails/thumbnail-service';
 
 /** What the use cases need: the database, the search engine and the thumbnail service. */
@@ -23,19 +27,18 @@ export async function recordChange(
 }
 
 /**
- * Every listener's statement for adding `added` in one statement (see
- * ChangeListener.addedDocumentSql), values in `params`; null when one of them cannot.
+ * Every listener's rows of a new document for the add's one statement (see
+ * ChangeListener.addedDocumentSql); null when one of them cannot write them there.
  */
-export function addedDocumentSql(
+export function addedDocumentRows(
   deps: DomainDeps,
   added: AddedDocument,
-  params: AddStatementParams,
-): string[] | null {
-  const out: string[] = [];
+): AddedDocumentRows[] | null {
+  const out: AddedDocumentRows[] = [];
   for (const listener of [deps.index, deps.thumbnails]) {
-    const sql = listener.addedDocumentSql?.(added, params.param) ?? null;
-    if (sql === null) return null;
-    out.push(sql);
+    const rows = listener.addedDocumentSql?.(added) ?? null;
+    if (rows === null) return null;
+    out.push(...rows);
   }
   return out;
 }

@@ -1,5 +1,8 @@
 import type pg from 'pg';
 import type { ParsedDoc, SearchParams } from '@hub/contracts';
+import type { AddedDocumentRows } from '../store/documents';
+
+export type { AddedDocumentRows };
 
 /**
  * A committed change to one document, handed to every ChangeListener inside the same
@@ -27,12 +30,12 @@ export interface AddedDocument {
 export interface ChangeListener {
   recordChange(tx: pg.PoolClient, change: DocumentChange): Promise<void>;
   /**
-   * Optional: this listener's part of adding a brand-new document in one statement (one round
-   * trip, its own transaction): a data-modifying statement that reads the new row from the CTE
-   * `added(id, version)`, its values placed with `param` (which answers "$n"). '' when it has
-   * nothing to record; null (or no method) when the add must go through recordChange.
+   * Optional: this listener's rows of a brand-new document, written inside the add's one
+   * statement (one round trip, its own transaction; the store composes it: see
+   * addInOneStatement). [] when it has nothing to record; null (or no method) when the add must
+   * go through recordChange.
    */
-  addedDocumentSql?(added: AddedDocument, param: (value: unknown) => string): string | null;
+  addedDocumentSql?(added: AddedDocument): AddedDocumentRows[] | null;
   /**
    * The whole collection is about to be deleted (admin API), first thing in the delete's
    * transaction: waits for the listener's own work on it under way and holds new work off

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { isCollectionId } from '@hub/contracts';
 import type { Queryable } from '@hub/service-kit';
+import { noDocumentSlot } from './collections';
 
 /** A stored document: documents.id and version as exact text (bigint), the JSON as stored. */
 export interface StoredDocument {
@@ -142,38 +143,48 @@ export async function deleteOldestDocuments(
   return rows;
 }
 
-/** Values of the listeners' statements in addInOneStatement, numbered after its own three. */
-export class AddStatementParams {
-  readonly values: unknown[] = [];
-  /** the placeholder of `value` */
-  readonly param = (value: unknown): string => `$${3 + this.values.push(value)}`;
-}
+/** Places a value in a statement being composed and answers its placeholder ("$n"). */
+export type Placeholder = (value: unknown) => string;
+
+/**
+ * A listener's rows of a brand-new document in its add's one statement (addInOneStatement): a
+ * data-modifying statement that reads the new row from the CTE `added(id, version)`, every
+ * value placed with `param`. The store composes the statement and numbers its placeholders.
+ */
+export type AddedDocumentRows = (param: Placeholder) => string;
+
+/**
+ * The add's one statement failed for another reason than a refused slot. It is all or nothing,
+ * and Postgres does not say which of its parts failed (the insert or a listener's rows).
+ */
+export class AddStatementFailed extends Error {}
 
 /**
  * A brand-new document's whole add as one statement, its own transaction, in one round trip:
- * the insert (no row when the dockey is already in the collection), the listeners' statements
- * over the CTE `added` (their values in `params`), and a document slot (take_document_slot
- * fails with COLLECTION_FULL when there is no room, which undoes it all). Null when the dockey
- * was there.
+ * the insert (no row when the dockey is already in the collection), every listener's rows over
+ * the CTE `added`, and a document slot (take_document_slot), which undoes it all when refused:
+ * a NoDocumentSlot. Any other failure is an AddStatementFailed. Null when the dockey was there.
  */
-export function addInOneStatement(
+export async function addInOneStatement(
   db: Queryable,
   collectionId: string,
   dockey: string,
   doc: string,
-  listenerSql: string[],
-  params: AddStatementParams,
+  listenerRows: AddedDocumentRows[],
 ): Promise<DocumentRef | null> {
-  const listeners = listenerSql
-    .filter((sql) => sql !== '')
-    .map((sql, i) => `, listener${i} AS (${sql})`)
-    .join('');
-  return writeDocument(db, dockey, {
-    text: `WITH added AS (
-             INSERT INTO documents (collection_id, dockey, doc) VALUES ($1, $2, $3)
-             ON CONFLICT ON CONSTRAINT documents_dockey_unique DO NOTHING RETURNING id, version),
-           slot AS (SELECT take_document_slot($1) FROM added)${listeners}
-           SELECT id::text, version::text, (SELECT count(*) FROM slot) AS slots FROM added`,
-    values: [collectionId, dockey, doc, ...params.values],
-  });
+  const values: unknown[] = [];
+  const param: Placeholder = (value) => `$${values.push(value)}`;
+  const collection = param(collectionId);
+  const insert = `INSERT INTO documents (collection_id, dockey, doc)
+             VALUES (${collection}, ${param(dockey)}, ${param(doc)})
+             ON CONFLICT ON CONSTRAINT documents_dockey_unique DO NOTHING RETURNING id, version`;
+  const listeners = listenerRows.map((rows, i) => `, listener${i} AS (${rows(param)})`).join('');
+  const text = `WITH added AS (${insert}),
+           slot AS (SELECT take_document_slot(${collection}) FROM added)${listeners}
+           SELECT id::text, version::text, (SELECT count(*) FROM slot) AS slots FROM added`;
+  try {
+    return await writeDocument(db, dockey, { text, values });
+  } catch (e) {
+    throw noDocumentSlot(e) ?? new AddStatementFailed('the add statement failed', { cause: e });
+  }
 }

@@ -32,7 +32,7 @@ export function createThumbnailService(opts: ThumbnailServiceOptions): Thumbnail
   return {
     recordChange: (tx, change) => queueChange(tx, change, retryFailedAfterMs),
     // a new document without an image has nothing to queue; one with an image takes recordChange
-    addedDocumentSql: (added: AddedDocument) => (added.doc.image ? null : ''),
+    addedDocumentSql: (added: AddedDocument) => (added.doc.image ? null : []),
     dropCollection: dropCollectionJobs,
     resultFields: (collectionId, docIds) =>
       resultFields(opts.pool, opts.thumbnailUrl, collectionId, docIds),

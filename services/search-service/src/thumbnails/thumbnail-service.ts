@@ -23,7 +23,7 @@ export interface ThumbnailService extends ChangeListener {
 /** Used until thumbnails are produced: no archive fields, nothing queued. */
 export const noThumbnails: ThumbnailService = {
   async recordChange() {},
-  addedDocumentSql: () => '',
+  addedDocumentSql: () => [],
   async resultFields() {
     return new Map();
   },

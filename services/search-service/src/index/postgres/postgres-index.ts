@@ -1,6 +1,11 @@
 import type pg from 'pg';
 import { createLogger, gaugeOf, type Logger, type Metrics } from '@hub/service-kit';
-import type { AddedDocument, DocumentChange, SearchIndex } from '../search-index';
+import type {
+  AddedDocument,
+  AddedDocumentRows,
+  DocumentChange,
+  SearchIndex,
+} from '../search-index';
 import { searchBitmaps } from './bitmap-search';
 import { createIndexFolder, type IndexFolder } from './folder';
 import { folderMetrics } from './folder-metrics';
@@ -53,7 +58,7 @@ export interface PostgresSearchIndex extends SearchIndex {
   readonly reanalysis: Reanalysis;
   /** keeps the folder running between start() and stop(), in its thread or on this one */
   readonly supervisor: FolderSupervisor;
-  addedDocumentSql(added: AddedDocument, param: (value: unknown) => string): string;
+  addedDocumentSql(added: AddedDocument): AddedDocumentRows[];
   holdCollection(tx: pg.PoolClient, collectionId: string): Promise<void>;
   dropCollection(tx: pg.PoolClient, collectionId: string): Promise<void>;
   start(): void;
@@ -129,8 +134,9 @@ export function createPostgresIndex(
     },
 
     /** A new document's pending row, inside the add's single statement. */
-    addedDocumentSql(added, param) {
-      return pendingFromAdded(param, pendingTerms(added.collectionId, added.doc));
+    addedDocumentSql(added) {
+      const terms = pendingTerms(added.collectionId, added.doc);
+      return [(param) => pendingFromAdded(param, terms)];
     },
 
     /** Its folds, merges and re-analysis batches end first: the folder never waits on the delete. */
