@@ -1,7 +1,7 @@
 import { parseDoc, parseDockey, parseForce, SEARCH_ERRORS } from '@hub/contracts';
 import { inTransaction, ServiceError } from '@hub/service-kit';
 import type pg from 'pg';
-import type { AddedDocument } from '../index/search-index';
+import type { AddedDocument, AddedDocumentRows } from '../index/search-index';
 import {
   commitWithDocumentSlot,
   lockDocumentSlots,
@@ -59,32 +59,37 @@ export async function addDocument(
 
 /**
  * The usual add: one statement (one round trip) when every listener can write its rows in it,
- * else step by step. The one statement is all or nothing, and Postgres only tells a refused
- * slot apart; any other failure of it is met by doing the add step by step, whose failing step
- * answers its own row.
+ * else step by step.
  */
 async function addWhileThereIsRoom(deps: DomainDeps, added: AddedDocument): Promise<void> {
   const listenerRows = await step(ERRORS.addProcessFail, async () =>
     addedDocumentRows(deps, added),
   );
-  if (listenerRows) {
-    try {
-      const { collectionId, dockey, doc } = added;
-      const inserted = await addInOneStatement(
-        deps.pool,
-        collectionId,
-        dockey,
-        doc.json,
-        listenerRows,
-      );
-      if (!inserted) fail(ERRORS.alreadyExists);
-      return;
-    } catch (e) {
-      if (!(e instanceof AddStatementFailed)) throw e;
-      deps.logger.warn({ err: e.cause, collectionId: added.collectionId }, e.message);
-    }
-  }
+  if (listenerRows && (await addInOneRoundTrip(deps, added, listenerRows))) return;
   await addStepByStep(deps, added);
+}
+
+/**
+ * The add as one statement, with the listeners' rows. False when it failed for another reason
+ * than a refused slot: it is all or nothing, and Postgres does not say which of its parts
+ * failed, so the add is then done step by step, whose failing step answers its own row.
+ */
+async function addInOneRoundTrip(
+  deps: DomainDeps,
+  added: AddedDocument,
+  listenerRows: AddedDocumentRows[],
+): Promise<boolean> {
+  const { collectionId, dockey, doc } = added;
+  let inserted: DocumentRef | null;
+  try {
+    inserted = await addInOneStatement(deps.pool, collectionId, dockey, doc.json, listenerRows);
+  } catch (e) {
+    if (!(e instanceof AddStatementFailed)) throw e;
+    deps.logger.warn({ err: e.cause, collectionId }, 'add statement failed; adding step by step');
+    return false;
+  }
+  if (!inserted) fail(ERRORS.alreadyExists);
+  return true;
 }
 
 /**
