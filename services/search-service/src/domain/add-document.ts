@@ -93,9 +93,9 @@ async function addInOneRoundTrip(
 }
 
 /**
- * The add in three round trips, each step failing with its own row: BEGIN with the insert
- * (document duplication check fail), the change to the engine and thumbnails (document add
- * process fail), then the slot with the COMMIT (database exception).
+ * The add in three round trips, each step failing with its own row: the transaction's start
+ * with the insert (document duplication check fail), the change to the engine and thumbnails
+ * (document add process fail), then the slot with the commit (database exception).
  */
 async function addStepByStep(deps: DomainDeps, added: AddedDocument): Promise<void> {
   const { collectionId, dockey, doc } = added;

@@ -25,7 +25,7 @@ export async function step<T>(error: ContractError, work: () => Promise<T>): Pro
   }
 }
 
-/** For inTransaction: a failure of the transaction itself (BEGIN, COMMIT) answers `error`. */
+/** For inTransaction: a failure of the transaction itself (start, commit) answers `error`. */
 export function failsWith(error: ContractError): (cause: unknown) => Error {
   return (cause) => new ServiceError(error, { cause });
 }
