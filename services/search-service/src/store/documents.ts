@@ -160,6 +160,25 @@ export type AddedDocumentRows = (param: Placeholder) => string;
 export class AddStatementFailed extends Error {}
 
 /**
+ * The prepared-statement names of the add statements composed so far, by text. The text
+ * depends only on which listeners take part (their values are placeholders), so there are a
+ * few; each is then parsed and planned once per connection instead of once per add (measured:
+ * 790 → 535 µs of PostgreSQL CPU per add). Past MAX_ADD_STATEMENTS texts a statement is
+ * sent unnamed, so a listener that inlined values could not fill every connection's cache.
+ */
+const addStatementNames = new Map<string, string>();
+const MAX_ADD_STATEMENTS = 16;
+
+function addStatementName(text: string): string | undefined {
+  let name = addStatementNames.get(text);
+  if (name === undefined && addStatementNames.size < MAX_ADD_STATEMENTS) {
+    name = `document-add-${addStatementNames.size}`;
+    addStatementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
  * A brand-new document's whole add as one statement, its own transaction, in one round trip:
  * the insert (no row when the dockey is already in the collection), every listener's rows over
  * the CTE `added`, and a document slot (take_document_slot), which undoes it all when refused:
@@ -183,7 +202,7 @@ export async function addInOneStatement(
            slot AS (SELECT take_document_slot(${collection}) FROM added)${listeners}
            SELECT id::text, version::text, (SELECT count(*) FROM slot) AS slots FROM added`;
   try {
-    return await writeDocument(db, dockey, { text, values });
+    return await writeDocument(db, dockey, { name: addStatementName(text), text, values });
   } catch (e) {
     throw noDocumentSlot(e) ?? new AddStatementFailed('the add statement failed', { cause: e });
   }
