@@ -53,6 +53,11 @@ export class ConfigReader {
     return this.raw(name);
   }
 
+  /** Whether the setting is given (not missing, not blank): a default was not used. */
+  isSet(name: string): boolean {
+    return this.raw(name) !== undefined;
+  }
+
   /** A secret setting (token, key, password); a placeholder is a problem. */
   secret(name: string, opt: Opt<string> = {}): string {
     const v = this.string(name, opt);

@@ -21,6 +21,8 @@ test('When settings are absent, defaults apply and blank values count as absent'
   expect(r.int('PORT', { default: 8080 })).toBe(8080);
   expect(r.oneOf('LEVEL', ['a', 'b'], 'a')).toBe('a');
   expect(r.url('U', { default: 'http://x/' })).toBe('http://x');
+  expect([r.isSet('PORT'), r.isSet('U')]).toEqual([false, false]);
+  expect(new ConfigReader({ U: 'http://x' }).isSet('U')).toBe(true);
   expect(() => r.done('svc')).not.toThrow();
 });
 
