@@ -9,6 +9,7 @@ export * from './http';
 export * from './serve';
 export * from './docs-router';
 export * from './openapi-router';
+export * from './service-address';
 export * from './allow-methods';
 export * from './request-id';
 export * from './if-none-match';
