@@ -8,3 +8,4 @@ export * from './listen';
 export * from './client-readme';
 export * from './layering';
 export * from './production-env';
+export * from './openapi-servers-tests';
