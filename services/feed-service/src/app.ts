@@ -10,6 +10,7 @@ import {
   operationsRouter,
   readOpenApiFile,
   requestContext,
+  serviceAddress,
   type Logger,
   type Metrics,
 } from '@hub/service-kit';
@@ -95,8 +96,12 @@ export function createApp(deps: FeedDeps): FeedApp {
   app.set('case sensitive routing', true);
   app.use(requestContext(logger, metrics));
   app.use(operationsRouter({ database: () => pool.query('SELECT 1'), metrics }));
-  // served as is (no token) when the package has one
-  app.use(openApiRouter(readOpenApiFile(path.join(__dirname, '..'))));
+  // served (no token) when the package has one, its servers naming where the service is reached
+  app.use(
+    openApiRouter(readOpenApiFile(path.join(__dirname, '..')), {
+      server: serviceAddress({ baseUrl: config.baseUrl, given: config.baseUrlGiven }),
+    }),
+  );
   app.use(docsRouter({ title: 'feed-service' }));
   app.use(feedRoutes(httpContext));
   app.use(notFoundHandler);

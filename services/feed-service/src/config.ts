@@ -57,6 +57,8 @@ export interface FeedConfig {
   jwt: JwtConfig;
   /** public base URL of this service, for atom:link rel="self" (no trailing slash) */
   baseUrl: string;
+  /** whether FEED_BASE_URL was set; if not, /openapi.json names the request's own origin */
+  baseUrlGiven: boolean;
   vendor: string;
   channel: ChannelConfig;
   /** item author when an item names none: `<EMAIL> (<PROVIDER_NAME>)` */
@@ -122,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): FeedConfig {
     logLevel,
     jwt,
     baseUrl,
+    baseUrlGiven: r.isSet('FEED_BASE_URL'),
     vendor,
     channel,
     defaultAuthor: defaultItemAuthor(email, provider),

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { openApiChecker } from '@hub/testing';
+import { openApiChecker, openApiServersTests } from '@hub/testing';
 import type { FeedApp } from '../src/app';
 import { makeApp, useDatabase } from './helpers/harness';
 import { ACCEPT_JSON, ACCEPT_XML } from './helpers/requests';
@@ -10,6 +10,13 @@ const check = openApiChecker(OPENAPI);
 const db = useDatabase();
 let app: FeedApp;
 beforeAll(async () => (app = await makeApp(db)));
+
+openApiServersTests({
+  openapi: OPENAPI,
+  app: (baseUrl) => makeApp(db, { FEED_BASE_URL: baseUrl ?? '' }),
+  baseUrl: 'https://api.example.com/feed',
+  fallback: 'http://localhost:8080',
+});
 
 const item = {
   title: '서울 맛집',
