@@ -9,6 +9,7 @@ import {
   openApiRouter,
   operationsRouter,
   requestContext,
+  serviceAddress,
   type Logger,
   type Metrics,
 } from '@hub/service-kit';
@@ -97,7 +98,11 @@ export function createApp(deps: SearchDeps): SearchApp {
       metrics,
     }),
   );
-  app.use(openApiRouter(JSON.stringify(OPENAPI)));
+  app.use(
+    openApiRouter(JSON.stringify(OPENAPI), {
+      server: serviceAddress({ baseUrl: config.baseUrl, given: config.baseUrlGiven }),
+    }),
+  );
   app.use(docsRouter({ title: 'search-service' }));
   app.use(
     '/admin',

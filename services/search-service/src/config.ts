@@ -21,6 +21,8 @@ export interface SearchConfig {
   adminToken: string;
   /** public address of add, update, field update, delete and status ({base_url}) */
   baseUrl: string;
+  /** whether SEARCH_BASE_URL was set; if not, /openapi.json names the request's own origin */
+  baseUrlGiven: boolean;
   /** public address of search ({search_url}) */
   searchUrl: string;
   /** public address of the thumbnail image host ({thumbnail_url}) */
@@ -94,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SearchConfig {
     httpTimeouts: readHttpTimeouts(r),
     adminToken: r.secret('SEARCH_ADMIN_TOKEN'),
     baseUrl,
+    baseUrlGiven: r.isSet('SEARCH_BASE_URL'),
     searchUrl: r.url('SEARCH_URL', { default: baseUrl, protocols: ['http', 'https'] }),
     thumbnailUrl: r.url('THUMBNAIL_URL', {
       default: `${baseUrl}/thumbnails`,

@@ -1,14 +1,21 @@
 import request from 'supertest';
-import { openApiChecker } from '@hub/testing';
+import { openApiChecker, openApiServersTests } from '@hub/testing';
 import { OPENAPI, type SearchApp } from '../src/app';
 import { adminApi } from './helpers/admin';
-import { useSearchApp } from './helpers/harness';
+import { makeApp, useSearchApp } from './helpers/harness';
 import { client, docJson, type TestCollection } from './helpers/requests';
 
 let app: SearchApp;
 let c: TestCollection;
 const check = openApiChecker(OPENAPI as Record<string, unknown>);
-useSearchApp((t) => ({ app, c } = t), { collection: true });
+const db = useSearchApp((t) => ({ app, c } = t), { collection: true });
+
+openApiServersTests({
+  openapi: OPENAPI as Record<string, unknown>,
+  app: (baseUrl) => makeApp(db, { env: baseUrl ? { SEARCH_BASE_URL: baseUrl } : {} }),
+  baseUrl: 'https://api.example.com/search',
+  fallback: 'http://127.0.0.1:8081',
+});
 
 test('GET /openapi.json serves an OpenAPI 3.1 document', async () => {
   const res = await request(app).get('/openapi.json');
