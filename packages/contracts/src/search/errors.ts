@@ -506,5 +506,5 @@ export const SEARCH_ERRORS = {
 
 /** Every row of every error table of the spec, in spec order (combined rows expanded). */
 export const SEARCH_ERROR_ROWS: readonly ContractError[] = Object.values(SEARCH_ERRORS).flatMap(
-  (table): ContractError[] => Object.values(table),
+  (table): ContractError[] => Object.values<ContractError>(table),
 );
