@@ -15,7 +15,7 @@ function write(value: unknown): string | undefined {
     if (typeof value === 'number' && !Number.isFinite(value)) {
       throw new TypeError(`JSON: ${value} is not a JSON number`);
     }
-    return JSON.stringify(value) as string | undefined;
+    return JSON.stringify(value); // undefined for undefined, a function or a symbol
   }
   const toJSON = (value as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === 'function') return write(toJSON.call(value));
