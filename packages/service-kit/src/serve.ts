@@ -109,6 +109,16 @@ export function serve(opts: {
   }, opts.timeouts);
   const drainMs = opts.drainMs ?? 10_000;
   const exit = opts.exit ?? ((code: number) => process.exit(code));
+  const closeThenExit = async () => {
+    try {
+      await opts.close?.();
+      opts.logger.info('stopped');
+      exit(0);
+    } catch (e) {
+      opts.logger.error({ err: e }, 'error while stopping');
+      exit(1);
+    }
+  };
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -118,16 +128,9 @@ export function serve(opts: {
       server.closeAllConnections();
     }, drainMs);
     force.unref();
-    server.close(async () => {
+    server.close(() => {
       clearTimeout(force);
-      try {
-        await opts.close?.();
-        opts.logger.info('stopped');
-        exit(0);
-      } catch (e) {
-        opts.logger.error({ err: e }, 'error while stopping');
-        exit(1);
-      }
+      void closeThenExit(); // it catches what closing throws
     });
     // keep-alive connections with no request in flight are closed now; busy ones after their response
     server.closeIdleConnections();
