@@ -11,7 +11,7 @@ export interface WorkerLoopOptions {
   /** the sleep between rounds when there was nothing to do, unless a NOTIFY wakes the loop */
   pollIntervalMs: number;
   /** wake the loop on NOTIFY of this channel (and whenever LISTEN is set up again) */
-  listen?: { channel: string; open(): Promise<ListenConnection> };
+  listen?: { channel: string; open: () => Promise<ListenConnection> };
   logger: Pick<Logger, 'error' | 'warn'>;
   /** logged at error level when a round throws; the loop goes on */
   failureMessage: string;
