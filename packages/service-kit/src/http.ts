@@ -28,7 +28,8 @@ export function requestContext(logger: Logger, metrics?: Metrics): RequestHandle
     const start = process.hrtime.bigint();
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-      const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+      const matched = req.route as { path: unknown } | undefined; // express types it `any`
+      const route = matched ? `${req.baseUrl}${String(matched.path)}` : 'unmatched';
       const labels = { method: req.method, route, status: String(res.statusCode) };
       metrics?.httpRequests.inc(labels);
       metrics?.httpDuration.observe(labels, seconds);
