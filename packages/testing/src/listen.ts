@@ -6,7 +6,7 @@ export interface Listening {
   url: string;
   server: http.Server;
   /** drops open connections and stops listening */
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 /**

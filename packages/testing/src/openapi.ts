@@ -28,7 +28,7 @@ export function openApiChecker(doc: Json) {
   const deref = (node: Json): Json => {
     let n = node;
     while (typeof n.$ref === 'string') {
-      n = (n.$ref as string)
+      n = n.$ref
         .slice(2)
         .split('/')
         .reduce<Json>((acc, key) => acc[key] as Json, doc);
