@@ -12,7 +12,8 @@ interface Delivery {
   topic: string;
   /** a change was announced after the current attempt started: tell the hub once more */
   again: boolean;
-  done?: Promise<void>;
+  /** settles when its attempts have ended (a failure is logged, never thrown) */
+  done: Promise<void>;
 }
 
 interface Sleep {
@@ -67,7 +68,13 @@ export function createHubPinger(
           under.again = true;
           continue;
         }
-        const delivery: Delivery = { hub, label: hubLabel(hub), topic, again: false };
+        const delivery: Delivery = {
+          hub,
+          label: hubLabel(hub),
+          topic,
+          again: false,
+          done: Promise.resolve(),
+        };
         deliveries.set(key, delivery);
         delivery.done = deliver(delivery)
           .catch((err: unknown) => logger.error({ err }, 'websub: ping failed'))
