@@ -57,6 +57,9 @@ export function toServiceError(err: unknown): ServiceError {
     case 'charset.unsupported':
     case 'encoding.unsupported':
       return new ServiceError(FEED_ERRORS.unsupportedMediaType, { cause: err });
+    case undefined: // not an error of body-parser's
+    default: // nor one of these: the checks below decide
+      break;
   }
   if (isDatabaseUnavailable(err)) return new ServiceError(FEED_ERRORS.unavailable, { cause: err });
   const status = e?.status ?? e?.statusCode;
