@@ -86,8 +86,8 @@ export async function parseWithRssParser(xml: string): Promise<ParsedChannel> {
     title: feed.title ?? '',
     link: feed.link ?? '',
     description: feed.description ?? '',
-    language: String((feed as Record<string, unknown>).language ?? ''),
-    copyright: String((feed as Record<string, unknown>).copyright ?? ''),
+    language: String((feed as { language?: string }).language ?? ''),
+    copyright: String((feed as { copyright?: string }).copyright ?? ''),
     item: feed.items.map((raw) => {
       const it = raw as unknown as Record<string, unknown>;
       const item: ParsedItem = {
