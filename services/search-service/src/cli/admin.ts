@@ -114,7 +114,7 @@ export async function runAdminCli(
         const qs = new URLSearchParams();
         if (options.limit) qs.set('limit', options.limit);
         if (options.after) qs.set('after', options.after);
-        url = qs.size ? `${base}?${qs}` : base;
+        url = qs.size ? `${base}?${qs.toString()}` : base;
         break;
       }
       case 'get':
@@ -143,7 +143,7 @@ export async function runAdminCli(
         if (options.collection) qs.set('collection_id', options.collection);
         if (options.limit) qs.set('limit', options.limit);
         if (options.after) qs.set('after', options.after);
-        url = qs.size ? `${admin}/dead-letters?${qs}` : `${admin}/dead-letters`;
+        url = qs.size ? `${admin}/dead-letters?${qs.toString()}` : `${admin}/dead-letters`;
         break;
       }
       case 'retry-dead-letters': {
@@ -192,5 +192,11 @@ if (require.main === module) {
     out: (t) => process.stdout.write(`${t}\n`),
     err: (t) => process.stderr.write(`${t}\n`),
     fetch,
-  }).then((code) => process.exit(code));
+  }).then(
+    (code) => process.exit(code),
+    (err) => {
+      process.stderr.write(`admin: ${errorText(err)}\n`);
+      process.exit(1);
+    },
+  );
 }
