@@ -14,8 +14,8 @@ import { MeilisearchDownError, retryPolicy, withRetries } from './retries';
 import { sendQueued } from './send-queued';
 
 export interface ReindexCliIo {
-  out(text: string): void;
-  err(text: string): void;
+  out: (text: string) => void;
+  err: (text: string) => void;
 }
 
 export interface ReindexCliOptions {
