@@ -24,9 +24,9 @@ import { createCollectionDirectory, type CollectionDirectory } from './store/col
 import { noThumbnails, type ThumbnailService } from './thumbnails/thumbnail-service';
 
 /** The OpenAPI 3.1 document of this service (openapi/openapi.json, shipped next to dist/). */
-export const OPENAPI: object = JSON.parse(
+export const OPENAPI = JSON.parse(
   readFileSync(path.join(__dirname, '..', 'openapi', 'openapi.json'), 'utf8'),
-);
+) as object;
 
 export interface SearchDeps {
   config: SearchConfig;

@@ -90,7 +90,7 @@ export class RequestParams {
 
   static from(queryString: string, body: Uint8Array | null, bodyIsUtf8 = true): RequestParams {
     return new RequestParams(
-      body && body.length ? parseForm(body, bodyIsUtf8) : new Map(),
+      body && body.length ? parseForm(body, bodyIsUtf8) : new Map<string, ParamValue>(),
       parseForm(queryString),
     );
   }
