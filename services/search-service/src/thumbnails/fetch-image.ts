@@ -68,7 +68,7 @@ function guardedLookup(allowed: (address: string) => boolean) {
   return (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, []);
-      const list = addresses as dns.LookupAddress[];
+      const list = addresses;
       const refused = list.find((a) => !allowed(a.address));
       if (refused || list.length === 0) {
         const e: NodeJS.ErrnoException = new ImageFetchError(
@@ -140,7 +140,7 @@ function requestOnce(
       url,
       {
         method: 'GET',
-        lookup: guardedLookup(allowed) as unknown as net.LookupFunction,
+        lookup: guardedLookup(allowed),
         agent: false,
         signal,
         headers: {
@@ -155,13 +155,13 @@ function requestOnce(
           return fail(new ImageFetchError(`address ${remote} is not allowed`, true));
         }
         const status = res.statusCode ?? 0;
-        const contentType = (res.headers['content-type'] ?? null) as string | null;
+        const contentType = res.headers['content-type'] ?? null;
         if (REDIRECTS.has(status) || status !== 200) {
           res.resume();
           settled = true;
           resolve({
             status,
-            location: (res.headers.location as string | undefined) ?? null,
+            location: res.headers.location ?? null,
             contentType,
             body: null,
           });

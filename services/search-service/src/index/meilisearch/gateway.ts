@@ -161,7 +161,7 @@ export function createMeiliGateway(opts: MeiliGatewayOptions): MeiliGateway {
       );
       let current: Record<string, unknown>;
       try {
-        current = (await index.getSettings()) as Record<string, unknown>;
+        current = await index.getSettings();
       } catch (err) {
         throw classifyError(err);
       }
