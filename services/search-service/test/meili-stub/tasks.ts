@@ -35,30 +35,31 @@ export function createTaskQueue(stub: Pick<MeiliStub, 'taskDelayMs' | 'onTaskDon
     const task = queue.shift()!;
     task.status = 'processing';
     task.startedAt = new Date().toISOString();
-    timer = setTimeout(async () => {
+    // never rejects: what the task or the hook throws fails the task
+    const run = async () => {
       timer = null;
       let status: Task['status'] = 'succeeded';
       try {
         const failure = task.apply();
+        // the hook runs after the task took effect, before anyone can see it finished
+        const hook = stub.onTaskDone;
         if (failure) {
           status = 'failed';
           task.error = apiError(failure.code, failure.message, failure.type);
+        } else if (hook && task.type.startsWith('document')) {
+          stub.onTaskDone = null;
+          await hook({ uid: task.uid, type: task.type });
         }
       } catch (err) {
         status = 'failed';
         task.error = apiError('internal', String(err), 'internal');
       }
-      // the hook runs after the task took effect, before anyone can see it finished
-      const hook = stub.onTaskDone;
-      if (hook && status === 'succeeded' && task.type.startsWith('document')) {
-        stub.onTaskDone = null;
-        await hook({ uid: task.uid, type: task.type });
-      }
       task.status = status;
       task.finishedAt = new Date().toISOString();
       processing = false;
       schedule();
-    }, stub.taskDelayMs);
+    };
+    timer = setTimeout(() => void run(), stub.taskDelayMs);
   }
 
   return {
