@@ -32,9 +32,9 @@ export function useClientTest(opened: (t: ClientTest) => void) {
     opened({ url, lib });
   });
   return {
-    async collection(
+    collection: async (
       limits: { max_documents?: number } = {},
-    ): Promise<{ c: TestCollection; search: SearchClient }> {
+    ): Promise<{ c: TestCollection; search: SearchClient }> => {
       const c = await newCollection(app, limits);
       return { c, search: new lib.SearchClient({ baseUrl: url, cid: c.cid, apikey: c.apikey }) };
     },

@@ -68,7 +68,7 @@ export function useRelayTest(opened: (t: RelayTest) => void, current: () => Meil
   return {
     makeEngine: (over: Partial<MeilisearchIndexOptions> = {}) => relayTestEngine(db, stub, over),
     /** One change recorded, then sent and confirmed. */
-    async recordSettled(change: DocumentChange): Promise<void> {
+    recordSettled: async (change: DocumentChange): Promise<void> => {
       await recordChange(change);
       await current().settle();
     },
@@ -76,7 +76,7 @@ export function useRelayTest(opened: (t: RelayTest) => void, current: () => Meil
      * Document a (version 1) committed, and relay A's batch of it waiting on a slow Meilisearch
      * task (300 ms); relay B is a second relay, not started.
      */
-    async slowBatchOfA() {
+    slowBatchOfA: async () => {
       await recordChange(upsert({ dockey: 'a', docId: 1, version: 1 }));
       stub.taskDelayMs = 300;
       const relay = () =>
@@ -87,7 +87,7 @@ export function useRelayTest(opened: (t: RelayTest) => void, current: () => Meil
       return { relayB, a };
     },
     /** The outbox rows, oldest first. */
-    async outbox() {
+    outbox: async () => {
       const r = await db.pool.query(
         `SELECT id::int, op, meili_id, version::int, attempts, isolate, done_at IS NOT NULL AS done, last_error,
                 next_attempt_at > clock_timestamp() AS backing_off

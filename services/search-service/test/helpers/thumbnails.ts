@@ -72,19 +72,19 @@ export function useThumbnailTest(opened: (t: ThumbnailTest) => void) {
     app,
     makeService: (over: Partial<ThumbnailServiceOptions> = {}) => thumbnailTestService(db, over),
     /** The path of a thumbnail URL under the router's mount point. */
-    pathOf(url: string): string {
+    pathOf: (url: string): string => {
       expect(url.startsWith(`${THUMBNAIL_URL}/`)).toBe(true);
       return `/thumbnails${url.slice(THUMBNAIL_URL.length)}`;
     },
     /** The thumbnail jobs, oldest first. */
-    async jobs() {
+    jobs: async () => {
       const r = await db.pool.query(
         `SELECT image_url, attempts, outcome, last_error, done_at IS NOT NULL AS done FROM thumbnail_jobs ORDER BY id`,
       );
       return r.rows;
     },
     /** The thumbnail fields of a document's search result, from the service. */
-    async fields(docId: string | number, cid = 'abcd1234') {
+    fields: async (docId: string | number, cid = 'abcd1234') => {
       return (await service.resultFields(cid, [String(docId)])).get(String(docId));
     },
   };

@@ -6,13 +6,21 @@ export function createFaults() {
   let hanging: Array<{ n: number; match: (r: RecordedRequest) => boolean }> = [];
   let taskFailures: Array<{ n: number; type: string; match: (docs: Doc[]) => boolean }> = [];
   return {
-    failRequests(n: number, status = 503, match: (r: RecordedRequest) => boolean = () => true) {
+    failRequests: (
+      n: number,
+      status = 503,
+      match: (r: RecordedRequest) => boolean = () => true,
+    ) => {
       failing.push({ n, status, match });
     },
-    hangRequests(n: number, match: (r: RecordedRequest) => boolean = () => true) {
+    hangRequests: (n: number, match: (r: RecordedRequest) => boolean = () => true) => {
       hanging.push({ n, match });
     },
-    failTasks(n: number, type = 'invalid_request', match: (docs: Doc[]) => boolean = () => true) {
+    failTasks: (
+      n: number,
+      type = 'invalid_request',
+      match: (docs: Doc[]) => boolean = () => true,
+    ) => {
       taskFailures.push({ n, type, match });
     },
     /** true (and counted) when this request is to hang */
