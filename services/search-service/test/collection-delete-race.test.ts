@@ -82,7 +82,7 @@ function unhurriedPool(): pg.Pool {
       const v = Reflect.get(target, prop, receiver);
       return typeof v === 'function' ? v.bind(target) : v;
     },
-  }) as pg.Pool;
+  });
 }
 
 /** Repeats `work` until `running()` is false; what it throws is kept in `errors`. */

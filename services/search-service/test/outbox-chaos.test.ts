@@ -101,8 +101,8 @@ test('When the index fails in every way while changes commit, every committed ch
     let change;
     if (del) {
       // as the store does: a delete carries the version of the document's last upsert
-      state!.exists = false;
-      change = remove({ dockey, docId: state!.docId, version: state!.version });
+      state.exists = false;
+      change = remove({ dockey, docId: state.docId, version: state.version });
     } else if (state?.exists) {
       state.version++;
       change = upsert({ dockey, docId: state.docId, version: state.version });

@@ -93,7 +93,7 @@ describe('recordChange', () => {
     await withTx(db.pool, (tx) =>
       engine.recordChange(tx, upsert({ dockey: 'b', docId: 2, version: 1 })),
     );
-    await withTx(db.pool, (tx) => engine.dropCollection!(tx, 'abcd1234'));
+    await withTx(db.pool, (tx) => engine.dropCollection(tx, 'abcd1234'));
     // a collection created again with the same id waits behind the drop
     await recordSettled(upsert({ dockey: 'c', docId: 3, version: 1 }));
     expect([...stub.documents().keys()].sort()).toEqual([id('c'), id('z', 'other123')].sort());

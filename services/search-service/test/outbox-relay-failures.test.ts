@@ -20,7 +20,7 @@ const id = (dockey: string) => meiliDocumentId('abcd1234', dockey);
 describe('index failures', () => {
   test('When a collection is dropped while a batch of it waits for Meilisearch, the purge waits until that batch is recorded', async () => {
     const { relayB, a } = await slowBatchOfA();
-    await withTx(db.pool, (tx) => engine.dropCollection!(tx, 'abcd1234'));
+    await withTx(db.pool, (tx) => engine.dropCollection(tx, 'abcd1234'));
     expect(await relayB.runOnce()).toMatchObject({ selected: 1, skipped: 1, done: 0 });
     expect(await a).toMatchObject({ done: 0 });
     stub.taskDelayMs = 0;

@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import { createMetrics } from '@hub/service-kit';
 import { createPostgresIndex } from '../src/index/postgres/postgres-index';
 import { adminApi } from './helpers/admin';
@@ -95,7 +94,7 @@ test('When a fold is killed midway (its connection terminated), nothing is lost 
       const v = Reflect.get(target, prop, receiver);
       return typeof v === 'function' ? v.bind(target) : v;
     },
-  }) as pg.Pool;
+  });
   const doomed = createPostgresIndex(killing, { foldBatchSize: 40, autoFold: false });
   await expect(doomed.folder.round()).rejects.toThrow();
   expect(await indexCounts(c.cid)).toEqual({ pending: 100, folded: 0, numbers: 0, in_segments: 0 });

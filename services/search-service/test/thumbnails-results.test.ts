@@ -134,7 +134,7 @@ describe('the thumbnail of a document', () => {
       const res = await request(app).get(pathOf(f.archive_thumbnail_130X130!)).buffer(true);
       expect(res.headers['content-type']).toBe(type);
       const meta = await sharp(res.body as Buffer).metadata();
-      expect(Math.max(meta.width!, meta.height!)).toBe(130);
+      expect(Math.max(meta.width, meta.height)).toBe(130);
     }
   });
 });

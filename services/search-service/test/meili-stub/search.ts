@@ -44,7 +44,7 @@ export function naiveSearch(
 ): Answer {
   if (!i) return { status: 404, body: apiError('index_not_found', `Index \`${uid}\` not found.`) };
   const filters = parseFilter(body.filter);
-  const terms = String(body.q ?? '')
+  const terms = String((body.q as string | null | undefined) ?? '')
     .toLowerCase()
     .split(/\s+/)
     .filter((t) => t !== '');
