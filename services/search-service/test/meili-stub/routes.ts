@@ -33,12 +33,14 @@ export function createRoutes({
       return enqueued(body.uid, 'indexCreation', () => {
         if (indexes.has(body.uid)) return { code: 'index_already_exists', message: 'exists' };
         store.index(body.uid);
+        return undefined;
       });
     }
     if (r.method === 'DELETE' && (m = /^\/indexes\/([^/]+)$/.exec(p))) {
       const uid = m[1]!;
       return enqueued(uid, 'indexDeletion', () => {
         if (!indexes.delete(uid)) return { code: 'index_not_found', message: 'not found' };
+        return undefined;
       });
     }
     if (r.method === 'GET' && (m = /^\/indexes\/([^/]+)\/settings$/.exec(p))) {
@@ -70,6 +72,7 @@ export function createRoutes({
           history.push([d.id, String(d.version)]);
           log.push([d.id, String(d.doc_id), String(d.version)]);
         }
+        return undefined;
       });
     }
     if (r.method === 'POST' && (m = /^\/indexes\/([^/]+)\/documents\/delete-batch$/.exec(p))) {
@@ -81,6 +84,7 @@ export function createRoutes({
         const i = indexes.get(uid);
         if (!i) return { code: 'index_not_found', message: 'not found' };
         for (const id of ids) store.deleted(i, id);
+        return undefined;
       });
     }
     if (r.method === 'POST' && (m = /^\/indexes\/([^/]+)\/documents\/delete$/.exec(p))) {
@@ -92,6 +96,7 @@ export function createRoutes({
         for (const d of [...i.docs.values()]) {
           if (filters.every((f) => f(d))) store.deleted(i, d.id);
         }
+        return undefined;
       });
     }
     if (r.method === 'POST' && (m = /^\/indexes\/([^/]+)\/documents\/fetch$/.exec(p)))
