@@ -1,7 +1,7 @@
 import { distinctTerms, queryTerms, type AnalyserOptions } from '../src/index/analyser';
-import { andInto, newBitset, setBit, type Bitset } from '../src/index/postgres/bitset';
-import { CollectionView } from '../src/index/postgres/collection-view';
-import { evaluate } from '../src/index/postgres/evaluate';
+import { andInto, newBitset, setBit, type Bitset } from '../src/index/postgres/format/bitset';
+import { CollectionView } from '../src/index/postgres/read/collection-view';
+import { evaluate } from '../src/index/postgres/read/evaluate';
 
 /** A document of the evaluation set: an icontents_title, an icontents_body and its date. */
 export interface EvalDocument {

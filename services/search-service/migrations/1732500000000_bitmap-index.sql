@@ -69,7 +69,7 @@ CREATE TABLE search_segments (
   doc_count integer NOT NULL,
   doc_ids bytea NOT NULL,
   regdates bytea NOT NULL,
-  -- a small segment's posting lists, all in one value (src/index/postgres/packed-segment.ts);
+  -- a small segment's posting lists, all in one value (src/index/postgres/format/packed-segment.ts);
   -- null: one search_postings row per term
   packed bytea,
   created_at timestamptz NOT NULL DEFAULT now(),
@@ -84,7 +84,7 @@ CREATE INDEX search_segments_live ON search_segments (collection_id, first_docno
 CREATE INDEX search_segments_retired ON search_segments (retired_at) WHERE retired_at IS NOT NULL;
 
 -- One posting list per segment and term (segments that are not packed): kind 'w' a word of any icontents field, 't' a word of
--- the title (the title tier), 'c' a category. data: see src/index/postgres/postings-codec.ts.
+-- the title (the title tier), 'c' a category. data: see src/index/postgres/format/postings-codec.ts.
 CREATE TABLE search_postings (
   segment_id bigint NOT NULL,
   kind "char" NOT NULL,

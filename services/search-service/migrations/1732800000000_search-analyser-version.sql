@@ -1,7 +1,7 @@
 -- Up Migration
 -- The version of the analyser (src/index/analyser.ts, ANALYSER_VERSION) that made the Postgres
 -- engine's terms. An instance whose analyser is another version re-analyses every stored
--- document at start-up (src/index/postgres/reanalyse.ts), then records its version here.
+-- document at start-up (src/index/postgres/write/reanalyse.ts), then records its version here.
 -- One row. While a re-analysis runs, `target` is the version it makes and (done_collection,
 -- done_doc) the last document done, in (collection_id, id) order, written in the same
 -- transaction as that document's new terms: an instance that stops midway leaves the work

@@ -26,7 +26,7 @@ ALTER TABLE search_index_state ADD CONSTRAINT search_index_state_collection_fk
 ALTER TABLE search_deleted ADD CONSTRAINT search_deleted_collection_fk
   FOREIGN KEY (collection_id) REFERENCES collections (id) ON DELETE CASCADE;
 -- Segments and document numbers are deleted by the collection's delete itself, after its
--- documents (src/index/postgres/change-store.ts dropIndex): numbers because document writers
+-- documents (src/index/postgres/write/change-store.ts dropIndex): numbers because document writers
 -- delete them too (search_unindex), so a cascade would lock them while the delete still waits
 -- for those writers' documents; segments because their posting lists are found through them.
 -- The key is checked when the transaction commits. Posting lists get no key of their own: a

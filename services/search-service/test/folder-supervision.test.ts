@@ -4,7 +4,7 @@ import {
   createPostgresIndex,
   type PostgresIndexOptions,
 } from '../src/index/postgres/postgres-index';
-import { createFolderSupervisor } from '../src/index/postgres/folder-supervisor';
+import { createFolderSupervisor } from '../src/index/postgres/fold/folder-supervisor';
 import { appWithCollection, newCollection, useSearchDatabase } from './helpers/harness';
 import { client, docJson } from './helpers/requests';
 import { waitFor } from './outbox-fixtures';

@@ -1,5 +1,5 @@
 import { createPostgresIndex } from '../src/index/postgres/postgres-index';
-import { MERGE_FACTOR } from '../src/index/postgres/segment-builder';
+import { MERGE_FACTOR } from '../src/index/postgres/fold/segment-builder';
 import {
   answerOf,
   expected,

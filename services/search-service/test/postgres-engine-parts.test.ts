@@ -1,18 +1,18 @@
-import { tailMatches } from '../src/index/postgres/bitmap-search';
-import { newBitset, setBits } from '../src/index/postgres/bitset';
-import { CollectionView } from '../src/index/postgres/collection-view';
+import { tailMatches } from '../src/index/postgres/read/bitmap-search';
+import { newBitset, setBits } from '../src/index/postgres/format/bitset';
+import { CollectionView } from '../src/index/postgres/read/collection-view';
 import {
   decodeOffsets,
   encodePostings,
   orPostingsInto,
-} from '../src/index/postgres/postings-codec';
+} from '../src/index/postgres/format/postings-codec';
 import {
   packedKey,
   PackedSegment,
   packPostings,
   unpackPostings,
-} from '../src/index/postgres/packed-segment';
-import { levelOf, MERGE_FACTOR, pickMerge } from '../src/index/postgres/segment-builder';
+} from '../src/index/postgres/format/packed-segment';
+import { levelOf, MERGE_FACTOR, pickMerge } from '../src/index/postgres/fold/segment-builder';
 
 /** The Postgres engine's parts: posting lists, packed segments, the result order, merge policy. */
 

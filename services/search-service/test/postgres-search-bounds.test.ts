@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { bitsetsMade } from '../src/index/postgres/bitset';
+import { bitsetsMade } from '../src/index/postgres/format/bitset';
 import { createPostgresIndex } from '../src/index/postgres/postgres-index';
 import {
   answerOf,

@@ -1,7 +1,7 @@
 import { ANALYSER_VERSION, distinctTerms } from '../src/index/analyser';
-import { dropIndex } from '../src/index/postgres/change-store';
+import { dropIndex } from '../src/index/postgres/write/change-store';
 import { createPostgresIndex } from '../src/index/postgres/postgres-index';
-import { createReanalysis } from '../src/index/postgres/reanalyse';
+import { createReanalysis } from '../src/index/postgres/write/reanalyse';
 import { appWithCollection, useSearchDatabase, type TestDatabase } from './helpers/harness';
 
 /**

@@ -28,7 +28,7 @@ import { oneSyllableStem, queryStem, type RunStart } from './analysis/korean-par
 
 /**
  * Changes whenever a document's terms change: the Postgres engine re-analyses every stored
- * document when its index was made by another version (postgres/reanalyse.ts).
+ * document when its index was made by another version (postgres/write/reanalyse.ts).
  * 1: syllable bigrams; 2: Korean particles (one-syllable stems).
  */
 export const ANALYSER_VERSION = 2;

@@ -1,5 +1,5 @@
 // The folder thread's entry for tests (PostgresIndexOptions.folderThreadEntry): runs
-// src/index/postgres/folder-thread.ts in a real worker thread from the TypeScript sources,
+// src/index/postgres/fold/folder-thread.ts in a real worker thread from the TypeScript sources,
 // transpiled by @swc/core as jest does (jest.preset.js), with @hub/* resolved to the packages'
 // sources, so that a test can kill a real folder thread without building dist/ first.
 const fs = require('node:fs');
@@ -26,4 +26,4 @@ Module._extensions['.ts'] = (module, filename) => {
   module._compile(code, filename);
 };
 
-require('../../src/index/postgres/folder-thread.ts');
+require('../../src/index/postgres/fold/folder-thread.ts');

@@ -6,16 +6,22 @@ import type {
   DocumentChange,
   SearchIndex,
 } from '../search-index';
-import { searchBitmaps } from './bitmap-search';
-import { createIndexFolder, type IndexFolder } from './folder';
-import { folderMetrics } from './folder-metrics';
-import { createFolderSupervisor, type FolderSupervisor } from './folder-supervisor';
-import { createFolderThread, folderThreadAvailable } from './folder-thread';
-import { createIndexCache } from './index-cache';
-import { createReanalysis, type Reanalysis } from './reanalyse';
-import { dropIndex, holdIndex, insertPending, pendingFromAdded, unindex } from './change-store';
-import { pendingTerms } from './pending-terms';
-import { createSnapshotReader } from './snapshot-reader';
+import { searchBitmaps } from './read/bitmap-search';
+import { createIndexFolder, type IndexFolder } from './fold/folder';
+import { folderMetrics } from './fold/folder-metrics';
+import { createFolderSupervisor, type FolderSupervisor } from './fold/folder-supervisor';
+import { createFolderThread, folderThreadAvailable } from './fold/folder-thread';
+import { createIndexCache } from './read/index-cache';
+import { createReanalysis, type Reanalysis } from './write/reanalyse';
+import {
+  dropIndex,
+  holdIndex,
+  insertPending,
+  pendingFromAdded,
+  unindex,
+} from './write/change-store';
+import { pendingTerms } from './write/pending-terms';
+import { createSnapshotReader } from './read/snapshot-reader';
 
 export interface PostgresIndexOptions {
   logger?: Logger;

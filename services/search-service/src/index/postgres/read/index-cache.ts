@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { CollectionView } from './collection-view';
-import type { PackedSegment } from './packed-segment';
+import type { PackedSegment } from '../format/packed-segment';
 
 /** A posting list known to be absent from a segment (cached too: most terms are in few segments). */
 export const ABSENT: Buffer = Buffer.alloc(0);

@@ -1,4 +1,4 @@
-import { andNot, cardinality, hasBit, setBitsArray, type Bitset } from './bitset';
+import { andNot, cardinality, hasBit, setBitsArray, type Bitset } from '../format/bitset';
 import type { CollectionView } from './collection-view';
 
 /** A pending (not yet folded) document that matches the query. */

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { FOLD_LOCK, MERGE_LOCK, TERM_SEPARATOR } from './change-store';
+import { FOLD_LOCK, MERGE_LOCK, TERM_SEPARATOR } from '../write/change-store';
 import type { FoldInput, PostingList } from './segment-builder';
 
 /**

@@ -1,7 +1,7 @@
 import type { Queryable } from '@hub/service-kit';
-import { queryTerms } from '../analyser';
-import type { SearchHits, SearchQuery } from '../search-index';
-import { andInto, andNotInto, copyBitset, isEmpty, newBitset, type Bitset } from './bitset';
+import { queryTerms } from '../../analyser';
+import type { SearchHits, SearchQuery } from '../../search-index';
+import { andInto, andNotInto, copyBitset, isEmpty, newBitset, type Bitset } from '../format/bitset';
 import { CollectionView } from './collection-view';
 import { evaluate, type TailMatch } from './evaluate';
 import type { PostingKind, Snapshot } from './index-store';

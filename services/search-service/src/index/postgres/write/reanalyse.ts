@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { parseDoc } from '@hub/contracts';
 import { errorText, inTransaction, type Logger } from '@hub/service-kit';
-import { ANALYSER_VERSION } from '../analyser';
+import { ANALYSER_VERSION } from '../../analyser';
 import { insertPending, unindex } from './change-store';
 import { pendingTerms } from './pending-terms';
 import {

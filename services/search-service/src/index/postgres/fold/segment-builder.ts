@@ -1,5 +1,5 @@
-import { decodeOffsets, encodePostings } from './postings-codec';
-import type { PostingKind } from './index-store';
+import { decodeOffsets, encodePostings } from '../format/postings-codec';
+import type { PostingKind } from '../read/index-store';
 
 /** A pending document as the folder reads it (terms distinct, as the analyser gives them). */
 export interface FoldInput {

@@ -1,5 +1,5 @@
 import type { ParsedDoc } from '@hub/contracts';
-import { distinctTerms } from '../analyser';
+import { distinctTerms } from '../../analyser';
 import type { PendingDocument } from './change-store';
 
 /**

@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type pg from 'pg';
 import { asIs, backoffMs, errorText, inTransaction, sqlState, type Logger } from '@hub/service-kit';
-import { COLLECTION_GONE, dropIndexOfDeleted } from './change-store';
+import { COLLECTION_GONE, dropIndexOfDeleted } from '../write/change-store';
 import {
   applyTombstones,
   claimPending,
@@ -13,7 +13,7 @@ import {
   tryLock,
 } from './fold-store';
 import type { FolderObserver } from './folder-metrics';
-import { float64Bytes } from './index-store';
+import { float64Bytes } from '../read/index-store';
 import {
   collectionsWithRetired,
   concatenatedDocs,
@@ -24,7 +24,7 @@ import {
   readAllPostings,
   retireSegments,
 } from './merge-store';
-import { PACKED_MAX_DOCS, packPostings } from './packed-segment';
+import { PACKED_MAX_DOCS, packPostings } from '../format/packed-segment';
 import { buildPostings, mergePostings, pickMerge, type PostingList } from './segment-builder';
 
 export interface FolderOptions {

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { DELETED_CHUNK } from './fold-store';
-import { readPacked, type PostingKind } from './index-store';
-import { unpackPostings } from './packed-segment';
+import { readPacked, type PostingKind } from '../read/index-store';
+import { unpackPostings } from '../format/packed-segment';
 import type { MergePart } from './segment-builder';
 
 /**

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { asIs, inTransaction, type Queryable } from '@hub/service-kit';
-import { clearBit, type Bitset } from './bitset';
+import { clearBit, type Bitset } from '../format/bitset';
 import { CollectionView } from './collection-view';
-import { DELETED_CHUNK } from './fold-store';
+import { DELETED_CHUNK } from '../fold/fold-store';
 import { ABSENT, type IndexCache } from './index-cache';
 import {
   readDeleted,
@@ -15,8 +15,8 @@ import {
   type Snapshot,
   type SnapshotFilter,
 } from './index-store';
-import { PackedSegment, packedKey } from './packed-segment';
-import { orPostingsInto } from './postings-codec';
+import { PackedSegment, packedKey } from '../format/packed-segment';
+import { orPostingsInto } from '../format/postings-codec';
 
 /**
  * The snapshot changed under a search read on the pool: a part it lists is gone from Postgres

@@ -1,5 +1,5 @@
-import type { PostingKind } from './index-store';
-import type { PostingList } from './segment-builder';
+import type { PostingKind } from '../read/index-store';
+import type { PostingList } from '../fold/segment-builder';
 
 /**
  * Small segments (at most PACKED_MAX_DOCS documents: every fold, the first merges) keep all
