@@ -1,6 +1,14 @@
 import type pg from 'pg';
-import { FOLD_LOCK, MERGE_LOCK, TERM_SEPARATOR } from '../write/change-store';
-import type { FoldInput, PostingList } from './segment-builder';
+import {
+  collectionLock,
+  deletedChunkBits,
+  deletedChunkOf,
+  setDeleted,
+  splitTerms,
+  TERM_SEPARATOR_SQL,
+  type PostingList,
+} from '../layout';
+import type { FoldInput } from './segment-builder';
 
 /**
  * The folder's SQL for folds (merges: merge-store.ts): each function runs inside the caller's
@@ -14,9 +22,8 @@ export async function tryLock(
   which: 'fold' | 'merge',
   collectionId: string,
 ): Promise<boolean> {
-  const key = which === 'fold' ? FOLD_LOCK : MERGE_LOCK;
   const { rows } = await tx.query<{ ok: boolean }>(
-    `SELECT pg_try_advisory_xact_lock(${key}, hashtext($1)) AS ok`,
+    `SELECT pg_try_advisory_xact_lock(${collectionLock(which, '$1')}) AS ok`,
     [collectionId],
   );
   return rows[0]!.ok;
@@ -50,19 +57,18 @@ export async function claimPending(
     terms: string;
   }>(
     `SELECT doc_id::text, regdate::text, categories,
-            array_to_string(title_terms, E'\\x01') AS title_terms,
-            array_to_string(terms, E'\\x01') AS terms
+            array_to_string(title_terms, ${TERM_SEPARATOR_SQL}) AS title_terms,
+            array_to_string(terms, ${TERM_SEPARATOR_SQL}) AS terms
      FROM search_pending WHERE collection_id = $1
      ORDER BY doc_id LIMIT $2 FOR UPDATE SKIP LOCKED`,
     [collectionId, limit],
   );
-  const split = (s: string) => (s ? s.split(TERM_SEPARATOR) : []);
   return rows.map((r) => ({
     docId: r.doc_id,
     regdate: Number(r.regdate),
     categories: r.categories,
-    titleTerms: split(r.title_terms),
-    terms: split(r.terms),
+    titleTerms: splitTerms(r.title_terms),
+    terms: splitTerms(r.terms),
   }));
 }
 
@@ -83,7 +89,7 @@ export interface NewSegment {
   collectionId: string;
   firstDocno: number;
   docCount: number;
-  /** documents.id and regdate of each number, as float64 LE bytes */
+  /** documents.id and regdate of each number (float64Bytes, layout.ts) */
   docIds: Buffer;
   regdates: Buffer;
   /** the posting lists packed in the row (small segments), or null (insertPostings writes them) */
@@ -140,9 +146,6 @@ export async function finishFold(
   ]);
 }
 
-/** Deleted-number bitmaps are kept per chunk of this many numbers. */
-export const DELETED_CHUNK = 65_536;
-
 /** Moves the collection's tombstones into its deleted bitmaps; returns how many. */
 export async function applyTombstones(tx: pg.PoolClient, collectionId: string): Promise<number> {
   const { rows } = await tx.query<{ docno: number }>(
@@ -152,8 +155,8 @@ export async function applyTombstones(tx: pg.PoolClient, collectionId: string): 
   if (rows.length === 0) return 0;
   const byChunk = new Map<number, number[]>();
   for (const { docno } of rows) {
-    const chunk = Math.floor(docno / DELETED_CHUNK);
-    byChunk.set(chunk, [...(byChunk.get(chunk) ?? []), docno % DELETED_CHUNK]);
+    const chunk = deletedChunkOf(docno);
+    byChunk.set(chunk, [...(byChunk.get(chunk) ?? []), docno]);
   }
   const chunks = [...byChunk.keys()];
   const { rows: current } = await tx.query<{ chunk: number; bits: Buffer }>(
@@ -163,9 +166,8 @@ export async function applyTombstones(tx: pg.PoolClient, collectionId: string): 
   );
   const existing = new Map(current.map((r) => [r.chunk, r.bits]));
   const updated = chunks.map((chunk) => {
-    const bits = Buffer.alloc(DELETED_CHUNK / 8);
-    existing.get(chunk)?.copy(bits);
-    for (const offset of byChunk.get(chunk)!) bits[offset >>> 3]! |= 1 << (offset & 7);
+    const bits = deletedChunkBits(existing.get(chunk));
+    for (const docno of byChunk.get(chunk)!) setDeleted(bits, docno);
     return bits;
   });
   await tx.query(

@@ -1,7 +1,8 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type pg from 'pg';
 import { asIs, backoffMs, errorText, inTransaction, sqlState, type Logger } from '@hub/service-kit';
-import { COLLECTION_GONE, dropIndexOfDeleted } from '../write/change-store';
+import { COLLECTION_GONE, float64Bytes, postingKeyParts, type PostingList } from '../layout';
+import { dropIndexOfDeleted } from '../write/change-store';
 import {
   applyTombstones,
   claimPending,
@@ -13,7 +14,6 @@ import {
   tryLock,
 } from './fold-store';
 import type { FolderObserver } from './folder-metrics';
-import { float64Bytes } from '../read/index-store';
 import {
   collectionsWithRetired,
   concatenatedDocs,
@@ -25,7 +25,7 @@ import {
   retireSegments,
 } from './merge-store';
 import { PACKED_MAX_DOCS, packPostings } from '../format/packed-segment';
-import { buildPostings, mergePostings, pickMerge, type PostingList } from './segment-builder';
+import { buildPostings, mergePostings, pickMerge } from './segment-builder';
 
 export interface FolderOptions {
   pool: pg.Pool;
@@ -247,8 +247,7 @@ export function createIndexFolder(opts: FolderOptions): IndexFolder {
       let n = 0;
       for (const [key, data] of postings) {
         const merged = mergePostings(parts, data, isDeleted);
-        if (merged)
-          lists.push({ kind: key[0] as PostingList['kind'], term: key.slice(1), data: merged });
+        if (merged) lists.push({ ...postingKeyParts(key), data: merged });
         if (++n % 2000 === 0) await yieldToEventLoop(); // keep searches flowing on this thread
       }
       const docCount = parts.reduce((s, p) => s + p.docCount, 0);

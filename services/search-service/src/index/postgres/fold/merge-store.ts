@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { DELETED_CHUNK } from './fold-store';
-import { readPacked, type PostingKind } from '../read/index-store';
+import { deletedChunkOf, isDeleted, postingKey, type PostingKind } from '../layout';
+import { readPacked } from '../read/index-store';
 import { unpackPostings } from '../format/packed-segment';
 import type { MergePart } from './segment-builder';
 
@@ -11,13 +11,11 @@ import type { MergePart } from './segment-builder';
  * lock.
  */
 
-/** Tests a document number against deleted-chunk bitmaps (bit order as applyTombstones writes). */
+/** Tests a document number against the collection's deleted-chunk bitmaps (by chunk). */
 export function deletedTest(chunks: Map<number, Buffer>): (docno: number) => boolean {
   return (docno) => {
-    const bits = chunks.get(Math.floor(docno / DELETED_CHUNK));
-    if (!bits) return false;
-    const offset = docno % DELETED_CHUNK;
-    return (bits[offset >>> 3]! & (1 << (offset & 7))) !== 0;
+    const bits = chunks.get(deletedChunkOf(docno));
+    return bits !== undefined && isDeleted(bits, docno);
   };
 }
 
@@ -48,7 +46,7 @@ export async function deletedChunks(
   return new Map(rows.map((r) => [r.chunk, r.bits]));
 }
 
-/** Every posting list of these segments, as key (kind + term) → data per segment. */
+/** Every posting list of these segments, as postingKey → data per segment. */
 export async function readAllPostings(
   tx: pg.PoolClient,
   segmentIds: string[],
@@ -78,7 +76,7 @@ export async function readAllPostings(
          ORDER BY kind, term LIMIT 5000`,
         [segmentId, after[0], after[1]],
       );
-      for (const r of rows) put(i, r.kind + r.term, r.data);
+      for (const r of rows) put(i, postingKey(r.kind, r.term), r.data);
       if (rows.length < 5000) break;
       const last = rows[rows.length - 1]!;
       after = [last.kind, last.term];

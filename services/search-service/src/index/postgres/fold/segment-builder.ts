@@ -1,5 +1,5 @@
 import { decodeOffsets, encodePostings } from '../format/postings-codec';
-import type { PostingKind } from '../read/index-store';
+import { postingKey, postingKeyParts, type PostingList } from '../layout';
 
 /** A pending document as the folder reads it (terms distinct, as the analyser gives them). */
 export interface FoldInput {
@@ -8,12 +8,6 @@ export interface FoldInput {
   categories: number[];
   titleTerms: string[];
   terms: string[];
-}
-
-export interface PostingList {
-  kind: PostingKind;
-  term: string;
-  data: Buffer;
 }
 
 /**
@@ -28,13 +22,12 @@ export function buildPostings(docs: FoldInput[]): PostingList[] {
     else lists.set(key, [offset]);
   };
   docs.forEach((doc, i) => {
-    for (const term of doc.terms) add(`w${term}`, i);
-    for (const term of doc.titleTerms) add(`t${term}`, i);
-    for (const category of new Set(doc.categories)) add(`c${category}`, i);
+    for (const term of doc.terms) add(postingKey('w', term), i);
+    for (const term of doc.titleTerms) add(postingKey('t', term), i);
+    for (const category of new Set(doc.categories)) add(postingKey('c', String(category)), i);
   });
   return [...lists].map(([key, offsets]) => ({
-    kind: key[0] as PostingKind,
-    term: key.slice(1),
+    ...postingKeyParts(key),
     data: encodePostings(offsets, docs.length),
   }));
 }

@@ -1,5 +1,4 @@
-import type { PostingKind } from '../read/index-store';
-import type { PostingList } from '../fold/segment-builder';
+import { postingKey, type PostingKind, type PostingList } from '../layout';
 
 /**
  * Small segments (at most PACKED_MAX_DOCS documents: every fold, the first merges) keep all
@@ -97,7 +96,7 @@ export class PackedSegment {
   }
 }
 
-/** The packed lists by kind + term (subarrays of `packed`, not copies). */
+/** The packed lists by postingKey (subarrays of `packed`, not copies). */
 export function unpackPostings(packed: Buffer): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
   let p = 0;
@@ -108,7 +107,7 @@ export function unpackPostings(packed: Buffer): Map<string, Buffer> {
     p += 3 + termLength;
     const length = packed.readUInt32LE(p);
     p += 4;
-    out.set(kind + term, packed.subarray(p, p + length));
+    out.set(postingKey(kind, term), packed.subarray(p, p + length));
     p += length;
   }
   return out;

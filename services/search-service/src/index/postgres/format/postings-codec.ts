@@ -1,5 +1,5 @@
 import { endianness } from 'node:os';
-import { setBits, type Bitset } from './bitset';
+import { setBit, setBits, type Bitset } from './bitset';
 
 /**
  * The stored form of one posting list: the document numbers of one term inside one segment,
@@ -7,7 +7,7 @@ import { setBits, type Bitset } from './bitset';
  * the smallest of three bodies (the two container kinds of roaring bitmaps):
  *   1 — sorted offsets as uint16 (segments of at most 65,536 documents),
  *   2 — sorted offsets as uint32,
- *   3 — a bitmap of the segment's length, uint32 words.
+ *   3 — a bitmap of the segment's length, uint32 words (bit o: bitset.ts's layout).
  * Little-endian throughout.
  */
 const U16 = 1;
@@ -32,7 +32,7 @@ export function encodePostings(offsets: ArrayLike<number>, segmentLength: number
   const out = Buffer.alloc(HEADER + words * 4);
   out[0] = BITMAP;
   const bits = new Uint32Array(words);
-  for (let i = 0; i < n; i++) bits[offsets[i]! >>> 5]! |= 1 << (offsets[i]! & 31);
+  for (let i = 0; i < n; i++) setBit(bits, offsets[i]!);
   for (let w = 0; w < words; w++) out.writeUInt32LE(bits[w]!, HEADER + 4 * w);
   return out;
 }
@@ -52,13 +52,11 @@ export function orPostingsInto(data: Buffer, base: number, into: Bitset): void {
   const format = data[0];
   if (format === U16) {
     for (let p = HEADER; p < data.length; p += 2) {
-      const d = base + (data[p]! | (data[p + 1]! << 8));
-      into[d >>> 5]! |= 1 << (d & 31);
+      setBit(into, base + (data[p]! | (data[p + 1]! << 8)));
     }
   } else if (format === U32) {
     for (let p = HEADER; p < data.length; p += 4) {
-      const d = base + data.readUInt32LE(p);
-      into[d >>> 5]! |= 1 << (d & 31);
+      setBit(into, base + data.readUInt32LE(p));
     }
   } else if (format === BITMAP) {
     const w = words(data);

@@ -4,7 +4,8 @@ import type { SearchHits, SearchQuery } from '../../search-index';
 import { andInto, andNotInto, copyBitset, isEmpty, newBitset, type Bitset } from '../format/bitset';
 import { CollectionView } from './collection-view';
 import { evaluate, type TailMatch } from './evaluate';
-import type { PostingKind, Snapshot } from './index-store';
+import type { PostingKind } from '../layout';
+import type { Snapshot } from './index-store';
 import { SnapshotMoved, type PostingKey, type SnapshotReader } from './snapshot-reader';
 
 /**

@@ -1,12 +1,10 @@
 import type { Queryable } from '@hub/service-kit';
+import { float64s, type PostingKind } from '../layout';
 
 /**
  * The bitmap index's SQL for searches (changes: change-store.ts; folds and merges:
  * fold-store.ts and merge-store.ts). Tables: migrations/1732500000000_bitmap-index.sql.
  */
-
-/** posting list kinds: a word of any icontents field, a word of the title, a category */
-export type PostingKind = 'w' | 't' | 'c';
 
 export interface SegmentRef {
   id: string;
@@ -190,16 +188,4 @@ export async function readDeleted(
     values: [collectionId, chunks],
   });
   return rows;
-}
-
-export function float64s(data: Buffer): Float64Array {
-  const out = new Float64Array(data.length >>> 3);
-  for (let i = 0; i < out.length; i++) out[i] = data.readDoubleLE(8 * i);
-  return out;
-}
-
-export function float64Bytes(values: ArrayLike<number>): Buffer {
-  const out = Buffer.alloc(values.length * 8);
-  for (let i = 0; i < values.length; i++) out.writeDoubleLE(values[i]!, 8 * i);
-  return out;
 }

@@ -2,8 +2,8 @@ import type pg from 'pg';
 import { asIs, inTransaction, type Queryable } from '@hub/service-kit';
 import { clearBit, type Bitset } from '../format/bitset';
 import { CollectionView } from './collection-view';
-import { DELETED_CHUNK } from '../fold/fold-store';
 import { ABSENT, type IndexCache } from './index-cache';
+import { DELETED_CHUNK, deletedWords, postingKey, type PostingKind } from '../layout';
 import {
   readDeleted,
   readPacked,
@@ -11,7 +11,6 @@ import {
   readPostings,
   readSegmentDocs,
   readSnapshot,
-  type PostingKind,
   type Snapshot,
   type SnapshotFilter,
 } from './index-store';
@@ -127,7 +126,7 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
     async postings(db, snap, keys) {
       const packed = new Map<string, PackedSegment>();
       const missingPacked: string[] = [];
-      /** row lists held for this search, by segment id + ':' + kind + term (present lists only) */
+      /** row lists held for this search, by segment id + ":" + postingKey (present lists only) */
       const held = new Map<string, Buffer>();
       const missingSegments = new Set<string>();
       const missingKeys = new Map<string, PostingKey>();
@@ -151,8 +150,8 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
           const cached = cache.posting(s.id, k.kind, k.term);
           if (cached === undefined) {
             missingSegments.add(s.id);
-            missingKeys.set(k.kind + k.term, k);
-          } else if (cached !== ABSENT) held.set(`${s.id}:${k.kind}${k.term}`, cached);
+            missingKeys.set(postingKey(k.kind, k.term), k);
+          } else if (cached !== ABSENT) held.set(`${s.id}:${postingKey(k.kind, k.term)}`, cached);
         }
       }
       const [packedRows, found] = await Promise.all([
@@ -175,7 +174,8 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
       for (const k of missingKeys.values()) {
         if (k.kind === 'c' && categories > CACHED_ABSENT_CATEGORIES) continue;
         for (const id of missingSegments) {
-          if (!held.has(`${id}:${k.kind}${k.term}`)) cache.setPosting(id, k.kind, k.term, null);
+          if (!held.has(`${id}:${postingKey(k.kind, k.term)}`))
+            cache.setPosting(id, k.kind, k.term, null);
         }
       }
       return {
@@ -185,7 +185,7 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
           for (const s of snap.segments) {
             const data = s.packed
               ? packed.get(s.id)!.get(inPacked)
-              : held.get(`${s.id}:${k.kind}${k.term}`);
+              : held.get(`${s.id}:${postingKey(k.kind, k.term)}`);
             if (!data) continue;
             orPostingsInto(data, s.firstDocno, bits);
             any = true;
@@ -208,8 +208,7 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
       if (missing.length) {
         const versions = new Map(snap.deleted);
         for (const r of await readDeleted(db, collectionId, missing)) {
-          const words = new Uint32Array(DELETED_CHUNK / 32);
-          for (let i = 0; i < words.length; i++) words[i] = r.bits.readUInt32LE(4 * i);
+          const words = deletedWords(r.bits);
           cache.setDeleted(collectionId, epoch, r.chunk, r.version, words);
           if (r.version === versions.get(r.chunk)) held.set(r.chunk, words);
         }

@@ -1,14 +1,12 @@
 import type pg from 'pg';
 import type { Queryable } from '@hub/service-kit';
+import { collectionLock, TERM_SEPARATOR, TERM_SEPARATOR_SQL } from '../layout';
 
 /**
  * The bitmap index's SQL for changes (the write path): a changed document's terms become
  * pending in the document's own transaction, its older entry leaves the index, and a deleted
  * collection's index goes. Tables: migrations/1732500000000_bitmap-index.sql.
  */
-
-/** Terms travel as one text joined by U+0001, which no term contains (see the analyser). */
-export const TERM_SEPARATOR = '\u0001';
 
 export interface PendingDocument {
   collectionId: string;
@@ -25,8 +23,8 @@ function pendingValues(d: PendingDocument, param: (value: unknown) => string): s
     param(d.collectionId),
     `${param(d.regdate)}::bigint`,
     `${param(d.categories)}::int[]`,
-    `string_to_array(${param(d.titleTerms.join(TERM_SEPARATOR))}, E'\\x01')`,
-    `string_to_array(${param(d.terms.join(TERM_SEPARATOR))}, E'\\x01')`,
+    `string_to_array(${param(d.titleTerms.join(TERM_SEPARATOR))}, ${TERM_SEPARATOR_SQL})`,
+    `string_to_array(${param(d.terms.join(TERM_SEPARATOR))}, ${TERM_SEPARATOR_SQL})`,
   ].join(', ');
 }
 
@@ -59,18 +57,14 @@ export async function unindex(tx: Queryable, collectionId: string, docId: string
   });
 }
 
-/** Advisory lock keys (two-int form): one folder and one merger per collection at a time. */
-export const FOLD_LOCK = 0x5f01;
-export const MERGE_LOCK = 0x5f02;
-
 /**
  * Waits for the collection's fold, merge and re-analysis batch under way and holds new ones off
  * until the transaction ends (they take these locks; the re-analysis the fold lock shared).
  */
 export async function holdIndex(tx: pg.PoolClient, collectionId: string): Promise<void> {
   await tx.query(
-    `SELECT pg_advisory_xact_lock(${FOLD_LOCK}, hashtext($1)),
-            pg_advisory_xact_lock(${MERGE_LOCK}, hashtext($1))`,
+    `SELECT pg_advisory_xact_lock(${collectionLock('fold', '$1')}),
+            pg_advisory_xact_lock(${collectionLock('merge', '$1')})`,
     [collectionId],
   );
 }
@@ -98,9 +92,6 @@ export async function dropIndex(tx: pg.PoolClient, collectionId: string): Promis
     await tx.query(`DELETE FROM ${table} WHERE collection_id = $1`, [collectionId]);
   }
 }
-
-/** SQLSTATE of a row whose collection (or segment) is gone: foreign_key_violation. */
-export const COLLECTION_GONE = '23503';
 
 /**
  * What is left of the index of a collection that no longer exists (true), or nothing when it

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { FOLD_LOCK } from './change-store';
+import { collectionLock } from '../layout';
 
 /**
  * The SQL of re-analysis (reanalyse.ts): the analyser state row and the stored documents to
@@ -95,7 +95,9 @@ export async function lockDocuments(
   afterDoc: string,
   limit: number,
 ): Promise<StoredDocument[]> {
-  await tx.query(`SELECT pg_advisory_xact_lock_shared(${FOLD_LOCK}, hashtext($1))`, [collectionId]);
+  await tx.query(`SELECT pg_advisory_xact_lock_shared(${collectionLock('fold', '$1')})`, [
+    collectionId,
+  ]);
   const { rows } = await tx.query<{ id: string; doc: string }>(
     `SELECT id::text, doc FROM documents WHERE collection_id = $1 AND id > $2::bigint
       ORDER BY id LIMIT $3 FOR UPDATE`,
