@@ -120,6 +120,64 @@ describe('worker loop', () => {
       expect.objectContaining({ level: 40, err: 'disk full', msg: 'cleanup failed' }),
     );
   });
+  test("A step that says 'finished' ends its loop: run() resolves, and a later run() runs it again", async () => {
+    const { logger } = capture();
+    let rounds = 0;
+    const loop = createWorkerLoop({
+      step: async () => (++rounds % 3 === 0 ? 'finished' : true),
+      pollIntervalMs: 60_000,
+      logger,
+      failureMessage: 'failed',
+    });
+    await loop.run();
+    expect(rounds).toBe(3);
+    await loop.run();
+    expect(rounds).toBe(6);
+  });
+
+  test('run() while the loop runs answers that run, which resolves once stop() lets the round in flight finish', async () => {
+    const { logger } = capture();
+    let finished = 0;
+    const loop = createWorkerLoop({
+      step: async () => {
+        await sleep(20);
+        finished++;
+        return false;
+      },
+      pollIntervalMs: 60_000,
+      logger,
+      failureMessage: 'failed',
+    });
+    const run = loop.run();
+    expect(loop.run()).toBe(run);
+    await sleep(5);
+    await loop.stop();
+    await expect(run).resolves.toBeUndefined();
+    expect(finished).toBe(1);
+  });
+
+  test("With onFailure 'end', a round that throws ends the loop unlogged, run() rejects with it, and the next run() starts afresh", async () => {
+    const { logger, lines } = capture();
+    let rounds = 0;
+    const loop = createWorkerLoop({
+      step: async () => {
+        if (++rounds === 2) throw new Error('database gone');
+        return rounds < 4;
+      },
+      pollIntervalMs: 60_000,
+      logger,
+      onFailure: 'end',
+    });
+    await expect(loop.run()).rejects.toThrow('database gone');
+    expect(rounds).toBe(2);
+    expect(lines).toEqual([]);
+    await loop.stop(); // nothing runs: nothing to wait for, nothing thrown
+    const again = loop.run();
+    await sleep(20);
+    expect(rounds).toBe(4);
+    await loop.stop();
+    await expect(again).resolves.toBeUndefined();
+  });
 });
 
 describe('drainWork', () => {
