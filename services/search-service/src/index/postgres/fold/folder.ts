@@ -1,6 +1,14 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type pg from 'pg';
-import { asIs, backoffMs, errorText, inTransaction, sqlState, type Logger } from '@hub/service-kit';
+import {
+  asIs,
+  backoffMs,
+  createWorkerLoop,
+  errorText,
+  inTransaction,
+  sqlState,
+  type Logger,
+} from '@hub/service-kit';
 import { COLLECTION_GONE, float64Bytes, postingKeyParts, type PostingList } from '../layout';
 import { dropIndexOfDeleted } from '../write/change-store';
 import {
@@ -88,10 +96,6 @@ export function createIndexFolder(opts: FolderOptions): IndexFolder {
   const idleMs = opts.idleMs ?? 100;
   const minBatch = Math.min(opts.minBatch ?? 1000, batchSize);
   const maxDelayMs = opts.maxDelayMs ?? 1000;
-  let running: Promise<void> | null = null;
-  let stopped = true;
-  /** ends the pause between two rounds early (stop) */
-  let endPause: (() => void) | null = null;
   let lastCleanup = 0;
   let lastVacuum = 0;
   /** when this folder first saw pending work of a collection it has not folded yet */
@@ -99,25 +103,6 @@ export function createIndexFolder(opts: FolderOptions): IndexFolder {
   let deletedSinceVacuum = 0;
   /** collections whose last fold or merge failed: not tried again before `until` */
   const failing = new Map<string, { failures: number; until: number }>();
-
-  function pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        endPause = null;
-        resolve();
-      }
-      endPause = done;
-    });
-  }
-
-  async function loop(): Promise<void> {
-    while (!stopped) {
-      const r = await round(false);
-      if (!stopped && !r.folded && !r.merged) await pause(idleMs);
-    }
-  }
 
   /**
    * Runs work in a transaction holding the collection's lock; null when another instance has it,
@@ -269,21 +254,23 @@ export function createIndexFolder(opts: FolderOptions): IndexFolder {
     return merged ?? 0;
   }
 
+  /**
+   * The background rounds (run / stop): the next at once after one that folded or merged, after
+   * idleMs otherwise; a round that fails ends the run, rejecting with its cause.
+   */
+  const loop = createWorkerLoop({
+    step: async () => {
+      const r = await round(false);
+      return r.folded > 0 || r.merged > 0;
+    },
+    pollIntervalMs: idleMs,
+    logger: opts.logger,
+    onFailure: 'end',
+  });
+
   return {
-    run() {
-      if (running) return running;
-      stopped = false;
-      running = loop().finally(() => {
-        stopped = true;
-        running = null;
-      });
-      return running;
-    },
-    async stop() {
-      stopped = true;
-      endPause?.();
-      await running?.catch(() => {});
-    },
+    run: () => loop.run(),
+    stop: () => loop.stop(),
     round,
     fold,
     merge,

@@ -1,7 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { parseDoc } from '@hub/contracts';
-import { errorText, inTransaction, type Logger } from '@hub/service-kit';
+import { createWorkerLoop, inTransaction, type Logger } from '@hub/service-kit';
 import { ANALYSER_VERSION } from '../../analyser';
 import { insertPending, unindex } from './change-store';
 import { pendingTerms } from './pending-terms';
@@ -47,10 +46,6 @@ export function createReanalysis(opts: ReanalysisOptions): Reanalysis {
   const batchSize = opts.batchSize ?? 500;
   const retryMs = opts.retryMs ?? 5000;
   const asError = (e: unknown) => (e instanceof Error ? e : new Error(String(e)));
-  let stopped = true;
-  let running: Promise<void> | null = null;
-  let abort = new AbortController();
-
   /** One batch; resolves with the documents it re-analysed, or null when nothing is left. */
   async function batch(): Promise<number | null> {
     return inTransaction(opts.pool, asError, async (tx) => {
@@ -103,32 +98,20 @@ export function createReanalysis(opts: ReanalysisOptions): Reanalysis {
     }
   }
 
-  async function loop(): Promise<void> {
-    while (!stopped) {
-      try {
-        const n = await batch();
-        if (n === null) return;
-      } catch (err) {
-        opts.logger.error({ err: errorText(err) }, 're-analysis batch failed; trying again');
-        await sleep(retryMs, undefined, { signal: abort.signal }).catch(() => {});
-      }
-    }
-  }
+  /**
+   * The background batches: the next at once after one that did work, retryMs after one that
+   * failed (logged), none once every document is done.
+   */
+  const loop = createWorkerLoop({
+    step: async () => ((await batch()) === null ? 'finished' : true),
+    pollIntervalMs: retryMs,
+    logger: opts.logger,
+    failureMessage: 're-analysis batch failed; trying again',
+  });
 
   return {
-    start() {
-      if (running) return;
-      stopped = false;
-      abort = new AbortController();
-      running = loop().finally(() => {
-        running = null;
-      });
-    },
+    start: () => loop.start(),
     run,
-    async stop() {
-      stopped = true;
-      abort.abort();
-      await running;
-    },
+    stop: () => loop.stop(),
   };
 }
