@@ -1,8 +1,9 @@
 /**
  * The search service's answers that the spec has no row for: HTTP-level answers given before
  * any contract check (the request is not one of the operations, its body cannot be read) or
- * instead of running it (its collection already has too many searches waiting). Not spec rows,
- * so not in SEARCH_ERRORS; the service's README lists each with when it is given.
+ * instead of running it (its collection already has too many searches waiting), and the answer
+ * to a parameter the spec does not have (`facet`, see facets.ts). Not spec rows, so not in
+ * SEARCH_ERRORS; the service's README lists each with when it is given.
  */
 export interface HttpAnswer {
   readonly status: number;
@@ -20,4 +21,6 @@ export const SEARCH_HTTP_ERRORS = {
    * cores, or one that waited its longest: sent with Retry-After (seconds).
    */
   tooManyRequests: { status: 429, text: 'too many requests' },
+  /** A search's `facet` (beyond the spec) other than `categories`, after every spec check. */
+  facetInvalid: { status: 400, text: 'facet parameter is invalid' },
 } as const satisfies Record<string, HttpAnswer>;
