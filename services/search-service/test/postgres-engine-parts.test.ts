@@ -1,11 +1,13 @@
 import { tailMatches } from '../src/index/postgres/read/bitmap-search';
-import { newBitset, setBits } from '../src/index/postgres/format/bitset';
+import { hasBit, newBitset, setBit, setBits } from '../src/index/postgres/format/bitset';
 import { CollectionView } from '../src/index/postgres/read/collection-view';
 import {
+  countPostingsIn,
   decodeOffsets,
   encodePostings,
   orPostingsInto,
 } from '../src/index/postgres/format/postings-codec';
+import { random } from './helpers/engine-model';
 import {
   packedKey,
   PackedSegment,
@@ -28,6 +30,25 @@ describe('posting lists', () => {
       const bits = newBitset(base + length);
       orPostingsInto(data, base, bits);
       expect(setBits(bits)).toEqual(offsets.map((o) => o + base));
+    }
+  });
+
+  test('When a list is counted against a set (any form, any base), the count is what brute force counts', () => {
+    const rand = random(0xc0417);
+    for (let round = 0; round < 300; round++) {
+      const length = 1 + Math.floor(rand() * (round % 3 === 0 ? 100_000 : 3_000));
+      const density = [0.001, 0.05, 0.5, 1][round % 4]!;
+      const offsets = Array.from({ length }, (_, i) => i).filter(() => rand() < density);
+      const data = encodePostings(offsets, length);
+      const base = Math.floor(rand() * 100);
+      const bits = newBitset(base + length);
+      for (let d = 0; d < base + length; d++) if (rand() < 0.3) setBit(bits, d);
+      const want = offsets.filter((o) => hasBit(bits, base + o)).length;
+      expect({ round, format: data[0], n: countPostingsIn(data, base, bits) }).toEqual({
+        round,
+        format: data[0],
+        n: want,
+      });
     }
   });
 
@@ -87,9 +108,18 @@ describe('packed segments', () => {
     expect(new PackedSegment(Buffer.alloc(0)).get(packedKey('w', 'a'))).toBeUndefined();
   });
 
-  test('When a packed segment is cached, its size counts the value and its table (a power of two of at least twice the lists, 4 bytes each)', () => {
-    // 6,015 lists → 16,384 slots
-    expect(new PackedSegment(packed).bytes).toBe(packed.length + 16_384 * 4 + 128);
+  test('When a packed segment is cached, its size counts the value, its table (a power of two of at least twice the lists, 4 bytes each) and where its categories start (4 bytes each)', () => {
+    // 6,015 lists → 16,384 slots; one category list
+    expect(new PackedSegment(packed).bytes).toBe(packed.length + 16_384 * 4 + 1 * 4 + 128);
+  });
+
+  test('When a packed segment lists its categories, it gives every category list and nothing else', () => {
+    const seen: Array<[string, number[]]> = [];
+    new PackedSegment(packed).eachCategory((term, list) => seen.push([term, decodeOffsets(list)]));
+    expect(seen).toEqual([['7', [1]]]);
+    new PackedSegment(Buffer.alloc(0)).eachCategory(() => {
+      throw new Error('an empty segment has no category');
+    });
   });
 });
 

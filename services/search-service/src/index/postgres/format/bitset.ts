@@ -68,7 +68,8 @@ export function andNot(a: Bitset, b: Bitset): Bitset {
   return out;
 }
 
-function popcount32(v: number): number {
+/** the number of set bits of one 32-bit word */
+export function popcount32(v: number): number {
   v = v - ((v >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
   return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;

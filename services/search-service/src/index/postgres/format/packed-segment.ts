@@ -45,23 +45,31 @@ export function packedKey(kind: PostingKind, term: string): PackedKey {
   return { kind: code, term: bytes, hash: hashKey(code, bytes, 0, bytes.length) };
 }
 
+const CATEGORY = 'c'.charCodeAt(0);
+
 /**
- * A packed segment as the search cache keeps it: the value as read, and an open-addressing
- * hash table (one Int32Array) of where each list starts. Two objects per segment whatever the
- * number of terms (a small segment has ~10,000), so a cache full of segments adds next to
- * nothing for the garbage collector to trace, and its size is known exactly.
+ * A packed segment as the search cache keeps it: the value as read, an open-addressing hash
+ * table (one Int32Array) of where each list starts, and where each category's list starts (one
+ * Int32Array, for facet counts). Three objects per segment whatever the number of terms (a
+ * small segment has ~10,000), so a cache full of segments adds next to nothing for the garbage
+ * collector to trace, and its size is known exactly.
  */
 export class PackedSegment {
   /** entry start + 1 per slot (0: empty) */
   private readonly slots: Int32Array;
   private readonly mask: number;
+  /** the start of each category entry */
+  private readonly categories: Int32Array;
 
   constructor(readonly packed: Buffer) {
     let entries = 0;
+    const categories: number[] = [];
     for (let p = 0; p < packed.length; entries++) {
+      if (packed[p] === CATEGORY) categories.push(p);
       const termEnd = p + 3 + packed.readUInt16LE(p + 1);
       p = termEnd + 4 + packed.readUInt32LE(termEnd);
     }
+    this.categories = Int32Array.from(categories);
     let size = 16;
     while (size < entries * 2) size *= 2;
     this.slots = new Int32Array(size);
@@ -77,7 +85,20 @@ export class PackedSegment {
 
   /** memory held, for the cache's size limit */
   get bytes(): number {
-    return this.packed.length + this.slots.byteLength + 128;
+    return this.packed.length + this.slots.byteLength + this.categories.byteLength + 128;
+  }
+
+  /** Calls `each` with every category list of the segment: its term and the list. */
+  eachCategory(each: (term: string, list: Buffer) => void): void {
+    const packed = this.packed;
+    for (const at of this.categories) {
+      const termEnd = at + 3 + packed.readUInt16LE(at + 1);
+      const length = packed.readUInt32LE(termEnd);
+      each(
+        packed.toString('utf8', at + 3, termEnd),
+        packed.subarray(termEnd + 4, termEnd + 4 + length),
+      );
+    }
   }
 
   /** the list of `key` (a subarray of the packed value), or undefined when the segment has none */

@@ -1,5 +1,5 @@
 import { endianness } from 'node:os';
-import { setBit, setBits, type Bitset } from './bitset';
+import { hasBit, popcount32, setBit, setBits, type Bitset } from './bitset';
 
 /**
  * The stored form of one posting list: the document numbers of one term inside one segment,
@@ -49,30 +49,59 @@ function words(data: Buffer): Uint32Array {
 
 /** Sets the posting list's documents (offset + base) in `into`. */
 export function orPostingsInto(data: Buffer, base: number, into: Bitset): void {
+  walk(data, base, into, false);
+}
+
+/**
+ * How many of the posting list's documents (offset + base) are set in `bits`, without making
+ * a bitset: a test per listed document, or for a bitmap list one AND and popcount per word.
+ */
+export function countPostingsIn(data: Buffer, base: number, bits: Bitset): number {
+  return walk(data, base, bits, true);
+}
+
+/**
+ * The list's documents (offset + base) against `bits`: set in it (count false), or counted
+ * where set in it (count true; the answer, else 0).
+ */
+function walk(data: Buffer, base: number, bits: Bitset, count: boolean): number {
   const format = data[0];
+  let n = 0;
   if (format === U16) {
     for (let p = HEADER; p < data.length; p += 2) {
-      setBit(into, base + (data[p]! | (data[p + 1]! << 8)));
+      const d = base + (data[p]! | (data[p + 1]! << 8));
+      if (!count) setBit(bits, d);
+      else if (hasBit(bits, d)) n++;
     }
   } else if (format === U32) {
     for (let p = HEADER; p < data.length; p += 4) {
-      setBit(into, base + data.readUInt32LE(p));
+      const d = base + data.readUInt32LE(p);
+      if (!count) setBit(bits, d);
+      else if (hasBit(bits, d)) n++;
     }
   } else if (format === BITMAP) {
     const w = words(data);
     const first = base >>> 5;
     const shift = base & 31;
-    const last = into.length;
+    const last = bits.length;
     for (let j = 0; j < w.length; j++) {
       const v = w[j]!;
       if (v === 0) continue;
       const t = first + j;
-      if (t < last) into[t]! |= v << shift;
-      if (shift !== 0 && t + 1 < last) into[t + 1]! |= v >>> (32 - shift);
+      const low = v << shift;
+      const high = shift === 0 ? 0 : v >>> (32 - shift);
+      if (count) {
+        if (t < last) n += popcount32(low & bits[t]!);
+        if (high !== 0 && t + 1 < last) n += popcount32(high & bits[t + 1]!);
+      } else {
+        if (t < last) bits[t]! |= low;
+        if (high !== 0 && t + 1 < last) bits[t + 1]! |= high;
+      }
     }
   } else {
     throw new Error(`unknown posting list format ${format}`);
   }
+  return n;
 }
 
 /** The offsets of a posting list, ascending. */

@@ -84,12 +84,7 @@ export async function readPostings(
   segmentIds: string[],
   keys: Array<{ kind: PostingKind; term: string }>,
 ): Promise<{ segmentIds: string[]; rows: PostingRow[] }> {
-  const { rows } = await db.query<{
-    segment_id: string;
-    kind: PostingKind | null;
-    term: string | null;
-    data: Buffer | null;
-  }>({
+  const { rows } = await db.query<SegmentListRow>({
     name: 'bitmap-postings-found',
     text: `SELECT s.id::text AS segment_id, p.kind, p.term, p.data
            FROM search_segments s
@@ -102,6 +97,18 @@ export async function readPostings(
            WHERE s.id = ANY($1::bigint[])`,
     values: [segmentIds, keys.map((k) => k.kind), keys.map((k) => k.term)],
   });
+  return foundLists(rows);
+}
+
+/** A segment LEFT JOIN its lists: the segments that exist, and the lists found. */
+interface SegmentListRow {
+  segment_id: string;
+  kind: PostingKind | null;
+  term: string | null;
+  data: Buffer | null;
+}
+
+function foundLists(rows: SegmentListRow[]): { segmentIds: string[]; rows: PostingRow[] } {
   const found = new Set<string>();
   const out: PostingRow[] = [];
   for (const r of rows) {
@@ -131,6 +138,25 @@ export async function readCategoryTerms(
     values: [segmentIds],
   });
   return new Map(rows.map((r) => [r.id, new Set(r.terms)]));
+}
+
+/**
+ * Every category posting list of these segments (facet counts), and the ids of the segments
+ * that still exist.
+ */
+export async function readCategoryLists(
+  db: Queryable,
+  segmentIds: string[],
+): Promise<{ segmentIds: string[]; rows: PostingRow[] }> {
+  const { rows } = await db.query<SegmentListRow>({
+    name: 'bitmap-category-lists',
+    text: `SELECT s.id::text AS segment_id, p.kind, p.term, p.data
+           FROM search_segments s
+           LEFT JOIN search_postings p ON p.segment_id = s.id AND p.kind = 'c'
+           WHERE s.id = ANY($1::bigint[])`,
+    values: [segmentIds],
+  });
+  return foundLists(rows);
 }
 
 export interface SegmentDocs {

@@ -2,9 +2,10 @@ import type pg from 'pg';
 import { asIs, inTransaction, type Queryable } from '@hub/service-kit';
 import { clearBit, type Bitset } from '../format/bitset';
 import { CollectionView } from './collection-view';
-import { ABSENT, type IndexCache } from './index-cache';
+import { ABSENT, categoryTerms, type IndexCache } from './index-cache';
 import { DELETED_CHUNK, deletedWords, postingKey, type PostingKind } from '../layout';
 import {
+  readCategoryLists,
   readDeleted,
   readPacked,
   readCategoryTerms,
@@ -38,6 +39,11 @@ export interface PostingKey {
 export interface PostingLists {
   /** ORs the key's lists into `bits`; false when no segment has the key (bits untouched) */
   orInto(key: PostingKey, bits: Bitset): boolean;
+  /**
+   * Only for lists read with `allCategories`: calls `each` with every category list of the
+   * snapshot's segments, with its category term and the first number of its segment.
+   */
+  eachCategoryList(each: (term: string, list: Buffer, firstDocno: number) => void): void;
 }
 
 /**
@@ -69,8 +75,16 @@ export interface SnapshotReader {
   snapshot(db: Queryable, collectionId: string, filter: SnapshotFilter): Promise<Snapshot>;
   /** The collection's view, extended to every number of the snapshot. */
   view(db: Queryable, collectionId: string, snap: Snapshot): Promise<CollectionView>;
-  /** The posting lists of these keys (distinct) over the snapshot's segments. */
-  postings(db: Queryable, snap: Snapshot, keys: PostingKey[]): Promise<PostingLists>;
+  /**
+   * The posting lists of these keys (distinct) over the snapshot's segments; with
+   * `allCategories` (facet counts), also every category list the segments have.
+   */
+  postings(
+    db: Queryable,
+    snap: Snapshot,
+    keys: PostingKey[],
+    opts?: { allCategories?: boolean },
+  ): Promise<PostingLists>;
   /** Clears the snapshot's deleted numbers (deleted-chunk versions plus tombstones) in `bits`. */
   removeDeleted(db: Queryable, collectionId: string, snap: Snapshot, bits: Bitset): Promise<void>;
 }
@@ -94,6 +108,32 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
     if (view.size < snap.nextDocno) throw new SnapshotMoved();
     cache.setView(view);
     return view;
+  }
+
+  /**
+   * The category terms each of these row segments has (cached: segments never change), read
+   * for the segments the cache does not know in one query.
+   */
+  async function categoryTermsOf(
+    db: Queryable,
+    segmentIds: string[],
+  ): Promise<Map<string, ReadonlySet<string>>> {
+    const out = new Map<string, ReadonlySet<string>>();
+    const missing: string[] = [];
+    for (const id of segmentIds) {
+      const cached = cache.categoryTerms(id);
+      if (cached) out.set(id, cached.terms);
+      else missing.push(id);
+    }
+    if (missing.length === 0) return out;
+    const read = await readCategoryTerms(db, missing);
+    if (read.size !== missing.length) throw new SnapshotMoved();
+    for (const [id, terms] of read) {
+      const entry = categoryTerms(terms);
+      cache.setCategoryTerms(id, entry);
+      out.set(id, entry.terms);
+    }
+    return out;
   }
 
   return {
@@ -123,7 +163,8 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
       }
     },
 
-    async postings(db, snap, keys) {
+    async postings(db, snap, keys, opts = {}) {
+      const allCategories = opts.allCategories === true;
       const packed = new Map<string, PackedSegment>();
       const missingPacked: string[] = [];
       /** row lists held for this search, by segment id + ":" + postingKey (present lists only) */
@@ -132,12 +173,16 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
       const missingKeys = new Map<string, PostingKey>();
       const categories = keys.filter((k) => k.kind === 'c').length;
       const rowIds = snap.segments.filter((s) => !s.packed).map((s) => s.id);
-      /** with many categories: the categories each row segment has (a list is read only for them) */
-      let has: Map<string, Set<string>> | null = null;
-      if (categories > CACHED_ABSENT_CATEGORIES && rowIds.length) {
-        has = await readCategoryTerms(db, rowIds);
-        if (has.size !== rowIds.length) throw new SnapshotMoved();
+      /**
+       * with many categories, or all of them: the categories each row segment has (a list is
+       * read only for them)
+       */
+      let has: Map<string, ReadonlySet<string>> | null = null;
+      if ((allCategories || categories > CACHED_ABSENT_CATEGORIES) && rowIds.length) {
+        has = await categoryTermsOf(db, rowIds);
       }
+      /** with allCategories: row segments with a category list the cache lacks (read whole) */
+      const categorySegments = new Set<string>();
       for (const s of snap.segments) {
         if (s.packed) {
           const cached = cache.packed(s.id);
@@ -145,8 +190,16 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
           else missingPacked.push(s.id);
           continue;
         }
+        if (allCategories) {
+          for (const term of has!.get(s.id)!) {
+            const cached = cache.posting(s.id, 'c', term);
+            if (cached === undefined) categorySegments.add(s.id);
+            else if (cached !== ABSENT) held.set(`${s.id}:${postingKey('c', term)}`, cached);
+          }
+        }
         for (const k of keys) {
-          if (has && k.kind === 'c' && !has.get(s.id)!.has(k.term)) continue; // no list
+          // every category list of the segment is held above (allCategories), or it has no list
+          if (k.kind === 'c' && (allCategories || (has && !has.get(s.id)!.has(k.term)))) continue;
           const cached = cache.posting(s.id, k.kind, k.term);
           if (cached === undefined) {
             missingSegments.add(s.id);
@@ -154,11 +207,13 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
           } else if (cached !== ABSENT) held.set(`${s.id}:${postingKey(k.kind, k.term)}`, cached);
         }
       }
-      const [packedRows, found] = await Promise.all([
+      const none = { segmentIds: [], rows: [] };
+      const [packedRows, found, categoryLists] = await Promise.all([
         missingPacked.length ? readPacked(db, missingPacked) : [],
         missingSegments.size
           ? readPostings(db, [...missingSegments], [...missingKeys.values()])
-          : { segmentIds: [], rows: [] },
+          : none,
+        categorySegments.size ? readCategoryLists(db, [...categorySegments]) : none,
       ]);
       if (packedRows.length !== missingPacked.length) throw new SnapshotMoved();
       for (const r of packedRows) {
@@ -167,12 +222,13 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
         packed.set(r.id, segment);
       }
       if (found.segmentIds.length !== missingSegments.size) throw new SnapshotMoved();
-      for (const r of found.rows) {
+      if (categoryLists.segmentIds.length !== categorySegments.size) throw new SnapshotMoved();
+      for (const r of [...found.rows, ...categoryLists.rows]) {
         cache.setPosting(r.segmentId, r.kind, r.term, r.data);
         held.set(`${r.segmentId}:${r.kind}${r.term}`, r.data);
       }
       for (const k of missingKeys.values()) {
-        if (k.kind === 'c' && categories > CACHED_ABSENT_CATEGORIES) continue;
+        if (k.kind === 'c' && has) continue; // only lists the segment has were asked for
         for (const id of missingSegments) {
           if (!held.has(`${id}:${postingKey(k.kind, k.term)}`))
             cache.setPosting(id, k.kind, k.term, null);
@@ -191,6 +247,19 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
             any = true;
           }
           return any;
+        },
+        eachCategoryList(each) {
+          if (!allCategories) throw new Error('category lists were not read');
+          for (const s of snap.segments) {
+            if (s.packed) {
+              packed.get(s.id)!.eachCategory((term, list) => each(term, list, s.firstDocno));
+              continue;
+            }
+            for (const term of has!.get(s.id)!) {
+              const list = held.get(`${s.id}:${postingKey('c', term)}`);
+              if (list) each(term, list, s.firstDocno);
+            }
+          }
         },
       };
     },
