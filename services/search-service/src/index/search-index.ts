@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ParsedDoc, SearchParams } from '@hub/contracts';
+import type { ParsedDoc, SearchFacet, SearchParams } from '@hub/contracts';
 import type { AddedDocumentRows } from '../store/documents';
 
 export type { AddedDocumentRows };
@@ -53,6 +53,8 @@ export interface ChangeListener {
 /** The checked search parameters, for one collection. */
 export interface SearchQuery extends SearchParams {
   collectionId: string;
+  /** facet=categories (beyond the spec): also count the matches per category */
+  facet?: SearchFacet | null;
 }
 
 export interface SearchHits {
@@ -60,6 +62,12 @@ export interface SearchHits {
   numfound: number;
   /** documents.id of the requested page, in result order */
   docIds: string[];
+  /**
+   * Only when the query asks facet=categories: the exact number of matches per category (only
+   * categories with at least one), over every match after q, ex_ca, the dates and deletions
+   * but not ca; a document counts once in each of its categories.
+   */
+  categoryCounts?: Map<number, number>;
 }
 
 /** The search engine behind the routes: Postgres (embedded default) or Meilisearch. */

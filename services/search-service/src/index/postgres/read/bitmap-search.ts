@@ -4,6 +4,7 @@ import type { SearchHits, SearchQuery } from '../../search-index';
 import { andInto, andNotInto, copyBitset, isEmpty, newBitset, type Bitset } from '../format/bitset';
 import { CollectionView } from './collection-view';
 import { evaluate, type TailMatch } from './evaluate';
+import { countCategories, keepDateRange } from './facet-counts';
 import type { PostingKind } from '../layout';
 import type { Snapshot } from './index-store';
 import { SnapshotMoved, type PostingKey, type SnapshotReader } from './snapshot-reader';
@@ -15,23 +16,34 @@ import { SnapshotMoved, type PostingKey, type SnapshotReader } from './snapshot-
 const TAIL_SQL_CATEGORIES = 64;
 
 /**
- * The pending matches that pass ca (any of) and ex_ca (none of), from the snapshot's tail rows
- * (the SQL applied short lists already; applying them again changes nothing).
+ * The snapshot's tail rows that pass ca (any of) and ex_ca (none of) (the SQL applied short
+ * lists already; applying them again changes nothing).
  */
+function tailRows(
+  rows: Snapshot['tail'],
+  ca: number[] | null,
+  exCa: number[] | null,
+): Snapshot['tail'] {
+  const any = ca && new Set(ca);
+  const none = exCa && new Set(exCa);
+  return rows.filter(
+    ([, , , categories]) =>
+      (!any || categories.some((c) => any.has(c))) &&
+      !(none && categories.some((c) => none.has(c))),
+  );
+}
+
+/** The pending matches that pass ca (any of) and ex_ca (none of), from the snapshot's tail rows. */
 export function tailMatches(
   rows: Snapshot['tail'],
   ca: number[] | null,
   exCa: number[] | null,
 ): TailMatch[] {
-  const any = ca && new Set(ca);
-  const none = exCa && new Set(exCa);
-  const out: TailMatch[] = [];
-  for (const [docId, regdate, inTitle, categories] of rows) {
-    if (any && !categories.some((c) => any.has(c))) continue;
-    if (none && categories.some((c) => none.has(c))) continue;
-    out.push({ docId, regdate: Number(regdate), inTitle });
-  }
-  return out;
+  return tailRows(rows, ca, exCa).map(([docId, regdate, inTitle]) => ({
+    docId,
+    regdate: Number(regdate),
+    inTitle,
+  }));
 }
 
 /**
@@ -46,14 +58,18 @@ export function tailMatches(
  * and no bitset, and a search holds at most four bitsets of next_docno / 8 bytes at once
  * (matches, one scratch set the lists of a term or of all listed categories are OR-ed into,
  * the title matches, and evaluate's rest of the matches): lists are AND-ed / OR-ed into these
- * as they are read, and the words stop at the first that leaves no match.
+ * as they are read, and the words stop at the first that leaves no match. With
+ * facet=categories the counts per category are taken between ex_ca and ca (facet-counts.ts),
+ * against the matches themselves: no more bitsets.
  */
 export async function searchBitmaps(
   reader: SnapshotReader,
   query: SearchQuery,
 ): Promise<SearchHits> {
   const terms = queryTerms(query.q);
-  if (terms.length === 0) return { numfound: 0, docIds: [] };
+  if (terms.length === 0) {
+    return { numfound: 0, docIds: [], ...(query.facet ? { categoryCounts: new Map() } : {}) };
+  }
   const ca = query.ca === null ? null : [...new Set(query.ca)];
   const exCa = query.exCa === null ? null : [...new Set(query.exCa)];
   const once = (db: Queryable) => searchOnce(reader, db, query, terms, ca, exCa);
@@ -73,14 +89,21 @@ async function searchOnce(
   ca: number[] | null,
   exCa: number[] | null,
 ): Promise<SearchHits> {
+  const facets = query.facet === 'categories';
   const snap = await reader.snapshot(db, query.collectionId, {
     terms,
-    ca: ca && ca.length <= TAIL_SQL_CATEGORIES ? ca : null,
+    // the facet counts ignore ca: the tail is then filtered by ca here
+    ca: !facets && ca && ca.length <= TAIL_SQL_CATEGORIES ? ca : null,
     exCa: exCa && exCa.length <= TAIL_SQL_CATEGORIES ? exCa : null,
     from: query.startdate,
     to: query.enddate,
   });
   const tail: TailMatch[] = tailMatches(snap.tail, ca, exCa);
+  const from = query.startdate === null ? null : Number(query.startdate);
+  const to = query.enddate === null ? null : Number(query.enddate);
+  /** every pending match but for ca: what the facet counts take of the tail */
+  const facetTail = () => tailRows(snap.tail, null, exCa);
+  let categoryCounts: Map<number, number> | undefined;
   const size = snap.nextDocno;
   const view =
     snap.epoch === null || size === 0
@@ -95,7 +118,7 @@ async function searchOnce(
   const matches = newBitset(size);
   let titleMatches: Bitset | null = null;
   if (size) {
-    const lists = await reader.postings(db, snap, keys);
+    const lists = await reader.postings(db, snap, keys, { allCategories: facets });
     const scratch = newBitset(size);
     /** scratch ← OR of the lists of these keys; false when none has a list */
     const union = (kind: PostingKind, values: Array<string | number>) => {
@@ -116,16 +139,21 @@ async function searchOnce(
     lists.orInto({ kind: 'w', term: terms[0]! }, matches);
     allOf(matches, 'w', terms.slice(1));
     if (!isEmpty(matches)) await reader.removeDeleted(db, query.collectionId, snap, matches);
+    if (exCa && !isEmpty(matches) && union('c', exCa)) andNotInto(matches, scratch);
+    if (facets) {
+      keepDateRange(matches, view, from, to);
+      categoryCounts = countCategories(lists, matches, facetTail());
+    }
     if (ca && !isEmpty(matches)) {
       if (union('c', ca)) andInto(matches, scratch);
       else matches.fill(0);
     }
-    if (exCa && !isEmpty(matches) && union('c', exCa)) andNotInto(matches, scratch);
     if (query.sort === 0) {
       titleMatches = isEmpty(matches) ? matches : allOf(copyBitset(matches), 't', terms);
     }
   } else if (query.sort === 0) titleMatches = matches;
-  return evaluate({
+  if (facets && !categoryCounts) categoryCounts = countCategories(null, matches, facetTail());
+  const hits = evaluate({
     matches,
     titleMatches,
     view,
@@ -133,7 +161,8 @@ async function searchOnce(
     sort: query.sort,
     start: query.start,
     len: query.len,
-    from: query.startdate === null ? null : Number(query.startdate),
-    to: query.enddate === null ? null : Number(query.enddate),
+    from,
+    to,
   });
+  return categoryCounts ? { ...hits, categoryCounts } : hits;
 }
