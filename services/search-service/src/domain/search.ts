@@ -1,10 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import {
+  parseSearchFacet,
   parseSearchParams,
   SEARCH_ERRORS,
+  type SearchFacet,
   type SearchParams,
   type SearchParamsInput,
 } from '@hub/contracts';
+import { ServiceError } from '@hub/service-kit';
 import { loadDocuments, loadDocumentsWithThumbnails } from '../store/result-documents';
 import type { DomainDeps } from './deps';
 import { check, step } from './steps';
@@ -24,14 +27,29 @@ export interface SearchResult {
   start: number;
   numfound: number;
   docs: ResultDocument[];
+  /** facet=categories only: [category, number of matches], ascending by category */
+  facets?: { categories: Array<[number, number]> };
+}
+
+/** The search's parameters as sent: the spec's, and `facet` (beyond the spec). */
+export interface SearchInput extends SearchParamsInput {
+  facet?: string | null;
+}
+
+export interface CheckedSearch extends SearchParams {
+  facet: SearchFacet | null;
 }
 
 /**
- * The search's parameters, checked (q → ca → ex_ca → start → len → sort → startdate → enddate):
- * step 6 of the check order, before the search waits for its collection's share of the cores.
+ * The search's parameters, checked (q → ca → ex_ca → start → len → sort → startdate → enddate,
+ * then facet, which the spec does not have, so no spec row moves): step 6 of the check order,
+ * before the search waits for its collection's share of the cores.
  */
-export function checkSearchParams(input: SearchParamsInput): SearchParams {
-  return check(parseSearchParams(input));
+export function checkSearchParams(input: SearchInput): CheckedSearch {
+  const params = check(parseSearchParams(input));
+  const facet = parseSearchFacet(input.facet);
+  if (!facet.ok) throw new ServiceError(facet.error);
+  return { ...params, facet: facet.value };
 }
 
 /**
@@ -42,7 +60,7 @@ export function checkSearchParams(input: SearchParamsInput): SearchParams {
 export async function searchDocuments(
   deps: DomainDeps,
   collectionId: string,
-  params: SearchParams,
+  params: CheckedSearch,
 ): Promise<SearchResult> {
   const started = performance.now();
 
@@ -54,7 +72,16 @@ export async function searchDocuments(
     start: params.start,
     numfound: hits.numfound,
     docs,
+    ...(params.facet === 'categories'
+      ? { facets: { categories: ascending(hits.categoryCounts) } }
+      : {}),
   };
+}
+
+/** An engine's counts per category as [category, count], ascending by category. */
+function ascending(counts: Map<number, number> | undefined): Array<[number, number]> {
+  if (!counts) throw new Error('the engine answered no facet counts');
+  return [...counts].sort((a, b) => a[0] - b[0]);
 }
 
 /**

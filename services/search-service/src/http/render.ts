@@ -41,11 +41,18 @@ function jsonDoc(d: ResultDocument): string {
   return `${out}}`;
 }
 
-/** {"querytime":…,"start":…,"numfound":…,"docs":[…]} */
+/** ,"facets":{"categories":{"3":120,"7":45}} (keys ascending), or nothing without facet */
+function jsonFacets(r: SearchResult): string {
+  if (!r.facets) return '';
+  const counts = r.facets.categories.map(([c, n]) => `"${c}":${n}`).join(',');
+  return `,"facets":{"categories":{${counts}}}`;
+}
+
+/** {"querytime":…,"start":…,"numfound":…,"docs":[…]}, then "facets" when asked for */
 export function searchJson(r: SearchResult): string {
   return `{"querytime":${r.querytime},"start":${r.start},"numfound":${r.numfound},"docs":[${r.docs
     .map(jsonDoc)
-    .join(',')}]}`;
+    .join(',')}]${jsonFacets(r)}}`;
 }
 
 /** {"search_status":"true"|"false","document_count":…} (search_status is a string, as in the spec) */
@@ -90,8 +97,16 @@ function xmlField(name: string, value: unknown): string {
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 
+/** <facets><categories><category id="3">120</category>…</categories></facets>, or nothing */
+function xmlFacets(r: SearchResult): string {
+  if (!r.facets) return '';
+  const counts = r.facets.categories.map(([c, n]) => `<category id="${c}">${n}</category>`);
+  return `<facets><categories>${counts.join('')}</categories></facets>`;
+}
+
 /**
- * <result><querytime/><start/><numfound/><docs><doc><dockey/>…fields…</doc>…</docs></result>
+ * <result><querytime/><start/><numfound/><docs><doc><dockey/>…fields…</doc>…</docs></result>,
+ * with <facets> after <docs> when asked for
  */
 export function searchXml(r: SearchResult): string {
   const docs = r.docs
@@ -104,7 +119,7 @@ export function searchXml(r: SearchResult): string {
     .join('');
   return (
     `${XML_DECLARATION}<result><querytime>${r.querytime}</querytime><start>${r.start}</start>` +
-    `<numfound>${r.numfound}</numfound><docs>${docs}</docs></result>`
+    `<numfound>${r.numfound}</numfound><docs>${docs}</docs>${xmlFacets(r)}</result>`
   );
 }
 

@@ -4,12 +4,12 @@ import {
   parseReturnType,
   SEARCH_ERRORS,
   type ContractError,
-  type SearchParamsInput,
   type SearchReturnType,
 } from '@hub/contracts';
 import { check, fail, step } from '../domain/steps';
 import type { AddInput } from '../domain/add-document';
 import type { DeleteInput } from '../domain/delete-document';
+import type { SearchInput } from '../domain/search';
 import type { UpdateInput } from '../domain/update-document';
 import type { FieldUpdateInput } from '../domain/update-field';
 import { apiKeyMatches, type Collection, type CollectionDirectory } from '../store/collections';
@@ -157,7 +157,7 @@ export function fieldUpdateParams(params: RequestParams): FieldUpdateInput {
   };
 }
 
-export function searchParams(params: RequestParams): SearchParamsInput {
+export function searchParams(params: RequestParams): SearchInput {
   return {
     q: params.get('q'),
     start: params.get('start'),
@@ -167,5 +167,6 @@ export function searchParams(params: RequestParams): SearchParamsInput {
     sort: params.get('sort'),
     startdate: params.get('startdate'),
     enddate: params.get('enddate'),
+    facet: params.get('facet'),
   };
 }

@@ -63,6 +63,8 @@ export interface ModelQuery {
   exCa?: number[];
   from?: number;
   to?: number;
+  /** facet=categories (beyond the spec) */
+  facet?: boolean;
 }
 
 /** The search parameters of a model query. */
@@ -76,6 +78,7 @@ export function searchParams(p: ModelQuery): Record<string, string | number | un
     ex_ca: p.exCa?.join(','),
     startdate: p.from,
     enddate: p.to,
+    facet: p.facet ? 'categories' : undefined,
   };
 }
 
@@ -85,10 +88,10 @@ export function answerOf(text: string): { numfound: number; keys: string[] } {
   return { numfound: body.numfound, keys: body.docs?.map((d: { dockey: string }) => d.dockey) };
 }
 
-/** What the engine must answer, computed from the model by brute force. */
-export function expected(model: Map<string, ModelDoc>, ids: Map<string, number>, p: ModelQuery) {
+/** The model's documents that match the query, by brute force. */
+function matching(model: Map<string, ModelDoc>, p: ModelQuery): Array<[string, ModelDoc]> {
   const q = queryTerms(p.q);
-  const hits = [...model].filter(([, d]) => {
+  return [...model].filter(([, d]) => {
     const terms = new Set(distinctTerms([d.title, d.body]));
     return (
       q.length > 0 &&
@@ -99,6 +102,12 @@ export function expected(model: Map<string, ModelDoc>, ids: Map<string, number>,
       (p.to === undefined || d.regdate <= p.to)
     );
   });
+}
+
+/** What the engine must answer, computed from the model by brute force. */
+export function expected(model: Map<string, ModelDoc>, ids: Map<string, number>, p: ModelQuery) {
+  const q = queryTerms(p.q);
+  const hits = matching(model, p);
   const tier = (d: ModelDoc) => {
     const title = new Set(distinctTerms([d.title]));
     return p.sort === 0 && q.every((t) => title.has(t)) ? 0 : 1;
@@ -107,6 +116,22 @@ export function expected(model: Map<string, ModelDoc>, ids: Map<string, number>,
     ([ka, a], [kb, b]) => tier(a) - tier(b) || b.regdate - a.regdate || ids.get(kb)! - ids.get(ka)!,
   );
   return { numfound: hits.length, keys: hits.slice(p.start, p.start + p.len).map(([k]) => k) };
+}
+
+/**
+ * The `facets` a search with facet=categories must answer, by brute force: the matches of the
+ * query without its ca, counted once per distinct category of each.
+ */
+export function expectedFacets(
+  model: Map<string, ModelDoc>,
+  p: ModelQuery,
+): { categories: Record<string, number> } {
+  const counts = new Map<number, number>();
+  for (const [, d] of matching(model, { ...p, ca: undefined })) {
+    for (const c of new Set(d.categories)) counts.set(c, (counts.get(c) ?? 0) + 1);
+  }
+  const sorted = [...counts].sort((a, b) => a[0] - b[0]);
+  return { categories: Object.fromEntries(sorted.map(([c, n]) => [String(c), n])) };
 }
 
 /**

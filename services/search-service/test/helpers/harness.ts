@@ -135,6 +135,22 @@ export async function appWithCollection(
 }
 
 /**
+ * appWithCollection on a Postgres engine of small segments and no folder thread (folds of 9
+ * documents, packed up to 30, merges past that: many segments of both kinds), and that engine.
+ */
+export async function smallSegmentsApp(
+  db: TestDatabase,
+  limits: CollectionLimits = {},
+): Promise<Awaited<ReturnType<typeof appWithCollection>> & { index: PostgresSearchIndex }> {
+  const index = createPostgresIndex(db.pool, {
+    foldBatchSize: 9,
+    packedMaxDocs: 30,
+    autoFold: false,
+  });
+  return { index, ...(await appWithCollection(db, limits, { index })) };
+}
+
+/**
  * The API calls of a collection in its counter rows (every window): `calls`, counted; `reserved`,
  * held by instances and neither used nor given back.
  */
