@@ -46,6 +46,21 @@ describe('Index settings', () => {
     expect(settingsToUpdate(defaults, wanted)).toEqual(wanted);
   });
 
+  test('When the settings are built, categories can be counted (facet=categories) up to 10,000 values', () => {
+    expect(wanted.filterableAttributes).toContain('categories');
+    expect(wanted.faceting).toEqual({ maxValuesPerFacet: 10_000 });
+    expect(indexSettings(100000, DEFAULT_RANKING_RULES, 500).faceting).toEqual({
+      maxValuesPerFacet: 500,
+    });
+  });
+
+  test('When only maxValuesPerFacet differs (Meilisearch default 100), only faceting is updated', () => {
+    const current = { ...wanted, faceting: { maxValuesPerFacet: 100, sortFacetValuesBy: {} } };
+    expect(settingsToUpdate(current, wanted)).toEqual({
+      faceting: { maxValuesPerFacet: 10_000 },
+    });
+  });
+
   test('When only maxTotalHits differs, only pagination is updated', () => {
     expect(settingsToUpdate({ ...wanted, pagination: { maxTotalHits: 1000 } }, wanted)).toEqual({
       pagination: { maxTotalHits: 100000 },

@@ -61,6 +61,7 @@ describe('Meilisearch request shapes', () => {
         'typoTolerance',
         'prefixSearch',
         'pagination',
+        'faceting',
       ],
     });
     expect(calls()).toEqual([
@@ -173,6 +174,121 @@ describe('Meilisearch request shapes', () => {
       'collection_id = "abcd1234"',
       `categories IN [${Array.from({ length: 250 }, (_, i) => 1000 + i).join(', ')}]`,
     ]);
+  });
+
+  const facetQuery = {
+    collectionId: 'abcd1234',
+    q: 'words',
+    start: 0,
+    len: 10,
+    ca: null,
+    exCa: [3],
+    sort: 0 as const,
+    startdate: '10',
+    enddate: null,
+    facet: 'categories' as const,
+  };
+
+  test('When facet=categories is asked without ca, the one search asks for the categories facet and its distribution is the counts', async () => {
+    stub.searchHandler = () => ({
+      hits: [{ doc_id: '7' }],
+      totalHits: 321,
+      page: 1,
+      hitsPerPage: 10,
+      facetDistribution: { categories: { '3': 300, '12': 21, '40': 0 } },
+    });
+    await expect(gateway.search(buildSearchRequest(facetQuery))).resolves.toEqual({
+      numfound: 321,
+      docIds: ['7'],
+      categoryCounts: new Map([
+        [3, 300],
+        [12, 21],
+      ]),
+    });
+    expect(calls()).toEqual(['POST /indexes/documents/search']);
+    expect(stub.requests[0]!.body).toEqual({
+      q: 'words',
+      filter: ['collection_id = "abcd1234"', 'NOT categories IN [3]', 'score_regdate >= 10'],
+      page: 1,
+      hitsPerPage: 10,
+      facets: ['categories'],
+      ...SEARCH_ASKS,
+    });
+  });
+
+  test('When facet=categories is asked with ca, one multi-search sends the search and a search without ca for the counts (no hits)', async () => {
+    stub.searchHandler = (_uid, body) =>
+      body.hitsPerPage === 0
+        ? { hits: [], totalHits: 50, facetDistribution: { categories: { '1': 20, '2': 45 } } }
+        : { hits: [{ doc_id: '9' }], totalHits: 20, page: 1, hitsPerPage: 10 };
+    await expect(
+      gateway.search(buildSearchRequest({ ...facetQuery, ca: [1, 1], sort: 1 })),
+    ).resolves.toEqual({
+      numfound: 20,
+      docIds: ['9'],
+      categoryCounts: new Map([
+        [1, 20],
+        [2, 45],
+      ]),
+    });
+    expect(calls()).toEqual(['POST /multi-search']);
+    const base = ['collection_id = "abcd1234"'];
+    const rest = ['NOT categories IN [3]', 'score_regdate >= 10'];
+    expect(stub.requests[0]!.body).toEqual({
+      queries: [
+        {
+          indexUid: 'documents',
+          q: 'words',
+          filter: [...base, 'categories IN [1]', ...rest],
+          sort: ['score_regdate:desc', 'doc_seq:desc'],
+          page: 1,
+          hitsPerPage: 10,
+          ...SEARCH_ASKS,
+        },
+        {
+          indexUid: 'documents',
+          q: 'words',
+          filter: [...base, ...rest],
+          page: 1,
+          hitsPerPage: 0,
+          facets: ['categories'],
+          matchingStrategy: 'all',
+          locales: ['kor', 'eng'],
+        },
+      ],
+    });
+  });
+
+  test('When Meilisearch answers a facet search without facetDistribution or with a value that is no category, the search fails', async () => {
+    stub.searchHandler = () => ({ hits: [], totalHits: 0, page: 1, hitsPerPage: 10 });
+    await expect(gateway.search(buildSearchRequest(facetQuery))).rejects.toThrow(
+      'Meilisearch answered without facetDistribution',
+    );
+    stub.searchHandler = () => ({
+      hits: [],
+      totalHits: 0,
+      facetDistribution: { categories: { '1.5': 2 } },
+    });
+    await expect(gateway.search(buildSearchRequest(facetQuery))).rejects.toThrow(
+      'Meilisearch answered a category count 1.5: 2',
+    );
+  });
+
+  test('When the stub is asked for a facet that is not filterable, it refuses as Meilisearch does (the engine declares categories filterable)', async () => {
+    stub.searchHandler = null; // the naive search
+    await gateway.ensureIndex();
+    await gateway.upsert([{ ...meiliDoc('abcd1234-a'), categories: [5, 5, 6] }]);
+    const request = buildSearchRequest({ ...facetQuery, q: 't', exCa: null, startdate: null });
+    await expect(gateway.search(request)).resolves.toMatchObject({
+      numfound: 1,
+      categoryCounts: new Map([
+        [5, 1],
+        [6, 1],
+      ]),
+    });
+    expect(stub.settings().faceting).toEqual({ maxValuesPerFacet: 10_000 });
+    stub.settings().filterableAttributes = ['collection_id'];
+    await expect(gateway.search(request)).rejects.toThrow(/not filterable/);
   });
 
   test('When reindex lists a collection, documents/fetch is asked by filter for id, dockey, doc_id and version', async () => {

@@ -70,6 +70,11 @@ export interface SearchHits {
   categoryCounts?: Map<number, number>;
 }
 
+/** The answer of a query that matches nothing (with empty counts when it asks for facets). */
+export function noMatches(query: SearchQuery): SearchHits {
+  return { numfound: 0, docIds: [], ...(query.facet ? { categoryCounts: new Map() } : {}) };
+}
+
 /** The search engine behind the routes: Postgres (embedded default) or Meilisearch. */
 export interface SearchIndex extends ChangeListener {
   readonly engine: 'postgres' | 'meilisearch';

@@ -82,6 +82,7 @@ export const DEFAULT_SETTINGS = {
   typoTolerance: { enabled: true, minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 } },
   prefixSearch: 'indexingTime',
   pagination: { maxTotalHits: 1000 },
+  faceting: { maxValuesPerFacet: 100, sortFacetValuesBy: { '*': 'alpha' } },
 };
 
 export function apiError(code: string, message: string, type = 'invalid_request') {

@@ -22,6 +22,11 @@ export function createRoutes({
     body: queue.enqueue(...args),
   });
 
+  const search = (uid: string, body: Record<string, unknown>): Answer =>
+    stub.searchHandler
+      ? { status: 200, body: stub.searchHandler(uid, body) }
+      : naiveSearch(uid, indexes.get(uid), body);
+
   return function route(r: RecordedRequest): Answer {
     const p = r.path;
     let m: RegExpExecArray | null;
@@ -101,10 +106,17 @@ export function createRoutes({
     }
     if (r.method === 'POST' && (m = /^\/indexes\/([^/]+)\/documents\/fetch$/.exec(p)))
       return fetchDocuments(indexes.get(m[1]!), r.body);
-    if (r.method === 'POST' && (m = /^\/indexes\/([^/]+)\/search$/.exec(p))) {
-      const body = r.body as Record<string, unknown>;
-      if (stub.searchHandler) return { status: 200, body: stub.searchHandler(m[1]!, body) };
-      return naiveSearch(m[1]!, indexes.get(m[1]!), body);
+    if (r.method === 'POST' && (m = /^\/indexes\/([^/]+)\/search$/.exec(p)))
+      return search(m[1]!, r.body as Record<string, unknown>);
+    if (r.method === 'POST' && p === '/multi-search') {
+      const queries = (r.body as { queries: Array<Record<string, unknown>> }).queries;
+      const results: unknown[] = [];
+      for (const { indexUid, ...query } of queries) {
+        const answer = search(String(indexUid), query);
+        if (answer.status !== 200) return answer;
+        results.push({ indexUid, ...(answer.body as object) });
+      }
+      return { status: 200, body: { results } };
     }
     return { status: 404, body: apiError('not_found', `stub has no route ${r.method} ${p}`) };
   };

@@ -2,8 +2,9 @@ import { apiError, type Answer, type Doc, type Index } from './api';
 
 /**
  * Reading an index as Meilisearch would: the filters the engine sends, a naive search (every
- * query word must occur in one of the text fields) with its sort and page/hitsPerPage, and
- * documents/fetch.
+ * query word must occur in one of the text fields) with its sort, page/hitsPerPage and facets
+ * (facetDistribution over every match, at most faceting.maxValuesPerFacet values, of filterable
+ * attributes only), and documents/fetch.
  */
 
 export function parseFilter(filter: unknown): Array<(d: Doc) => boolean> {
@@ -65,6 +66,18 @@ export function naiveSearch(
       (b.score_regdate as number) - (a.score_regdate as number) ||
       ((b.doc_seq as number) ?? 0) - ((a.doc_seq as number) ?? 0),
   );
+  const facets = body.facets as string[] | undefined;
+  const filterable = (i.settings.filterableAttributes as string[] | undefined) ?? [];
+  const unfacetable = facets?.find((f) => !filterable.includes(f));
+  if (unfacetable !== undefined) {
+    return {
+      status: 400,
+      body: apiError('invalid_search_facets', `Attribute \`${unfacetable}\` is not filterable.`),
+    };
+  }
+  const maxValues =
+    (i.settings.faceting as { maxValuesPerFacet?: number } | undefined)?.maxValuesPerFacet ?? 100;
+  const facetDistribution = facets && distribution(hits, facets, maxValues);
   const maxTotalHits = (i.settings.pagination as { maxTotalHits: number }).maxTotalHits;
   hits = hits.slice(0, maxTotalHits);
   const hitsPerPage = Number(body.hitsPerPage ?? 20);
@@ -82,10 +95,28 @@ export function naiveSearch(
       processingTimeMs: 0,
       hitsPerPage,
       page,
-      totalPages: Math.ceil(hits.length / hitsPerPage),
+      totalPages: hitsPerPage ? Math.ceil(hits.length / hitsPerPage) : 0,
       totalHits: hits.length,
+      ...(facetDistribution ? { facetDistribution } : {}),
     },
   };
+}
+
+/** facetDistribution: per facet, the documents per value (each value of an array once). */
+function distribution(hits: Doc[], facets: string[], maxValues: number) {
+  return Object.fromEntries(
+    facets.map((facet) => {
+      const counts = new Map<number, number>();
+      for (const d of hits) {
+        const values = d[facet];
+        for (const v of new Set(Array.isArray(values) ? values : [values])) {
+          if (typeof v === 'number') counts.set(v, (counts.get(v) ?? 0) + 1);
+        }
+      }
+      const first = [...counts].sort((a, b) => a[0] - b[0]).slice(0, maxValues);
+      return [facet, Object.fromEntries(first.map(([v, n]) => [String(v), n]))];
+    }),
+  );
 }
 
 /** POST /indexes/:uid/documents/fetch */

@@ -1,5 +1,6 @@
 import type * as MeiliModule from 'meilisearch' with { 'resolution-mode': 'import' };
 import { errorText } from '@hub/service-kit';
+import type { SearchHits } from '../search-index';
 import {
   indexSettings,
   readSearchResponse,
@@ -7,6 +8,7 @@ import {
   filterString,
   type MeiliDocument,
   type MeiliSearchRequest,
+  type MeiliSearchResponse,
 } from './mapping';
 
 /**
@@ -60,6 +62,8 @@ export interface MeiliGatewayOptions {
   taskPollMs?: number;
   maxTotalHits?: number;
   rankingRules?: string[];
+  /** faceting.maxValuesPerFacet (default DEFAULT_MAX_FACET_VALUES) */
+  maxFacetValues?: number;
 }
 
 export interface MeiliGateway extends IndexSink {
@@ -67,7 +71,8 @@ export interface MeiliGateway extends IndexSink {
   health(): Promise<void>;
   /** creates the index (primary key `id`) if missing and applies settings that differ */
   ensureIndex(): Promise<{ created: boolean; updated: string[] }>;
-  search(request: MeiliSearchRequest): Promise<{ numfound: number; docIds: string[] }>;
+  /** one search request, or one multi-search of the hits and the facet search when it has one */
+  search(request: MeiliSearchRequest): Promise<SearchHits>;
   /** documents of one collection (id, dockey, doc_id, version), for reindex */
   listDocuments(
     collectionId: string,
@@ -125,7 +130,11 @@ export function createMeiliGateway(opts: MeiliGatewayOptions): MeiliGateway {
     defaultWaitOptions: { timeout: taskTimeout, interval: opts.taskPollMs ?? 10 },
   });
   const index = client.index<MeiliDocument>(opts.indexUid);
-  const settings = indexSettings(opts.maxTotalHits ?? 100_000, opts.rankingRules);
+  const settings = indexSettings(
+    opts.maxTotalHits ?? 100_000,
+    opts.rankingRules,
+    opts.maxFacetValues,
+  );
 
   async function write(
     what: string,
@@ -197,11 +206,18 @@ export function createMeiliGateway(opts: MeiliGatewayOptions): MeiliGateway {
     },
 
     async search(request) {
+      if (request.facetSearch) {
+        const { results } = await client.multiSearch({
+          queries: [
+            { indexUid: opts.indexUid, q: request.q, ...request.params },
+            { indexUid: opts.indexUid, ...request.facetSearch.params, q: request.facetSearch.q },
+          ],
+        });
+        const [hits, facets] = results as unknown as MeiliSearchResponse[];
+        return readSearchResponse(request, hits!, facets);
+      }
       const response = await index.search(request.q, request.params);
-      return readSearchResponse(
-        request,
-        response as unknown as { hits: Array<Record<string, unknown>>; totalHits?: number },
-      );
+      return readSearchResponse(request, response as unknown as MeiliSearchResponse);
     },
 
     async listDocuments(collectionId, offset, limit) {

@@ -16,14 +16,23 @@ export const DEFAULT_RANKING_RULES = [
   'doc_seq:desc',
 ];
 
+/**
+ * faceting.maxValuesPerFacet: facet=categories answers at most this many categories (Meilisearch's
+ * default is 100; the Postgres engine has no such cap, so a search whose matches have more
+ * distinct categories gets only this many from Meilisearch).
+ */
+export const DEFAULT_MAX_FACET_VALUES = 10_000;
+
 /** The index settings, applied idempotently at start (see settingsToUpdate). */
 export function indexSettings(
   maxTotalHits: number,
   rankingRules: string[] = DEFAULT_RANKING_RULES,
+  maxFacetValues: number = DEFAULT_MAX_FACET_VALUES,
 ) {
   return {
     // title ranks above body, body above the user's own icontents fields
     searchableAttributes: [TITLE_ATTRIBUTE, BODY_ATTRIBUTE, FIELDS_ATTRIBUTE],
+    // categories is also the facet of facet=categories (a facet must be filterable)
     filterableAttributes: ['collection_id', 'categories', 'score_regdate'],
     sortableAttributes: ['score_regdate', 'doc_seq'],
     // "sort" first: sort=1 is strictly newest first; without a sort parameter the rule is inert
@@ -33,6 +42,7 @@ export function indexSettings(
     typoTolerance: { enabled: false },
     prefixSearch: 'disabled' as const,
     pagination: { maxTotalHits },
+    faceting: { maxValuesPerFacet: maxFacetValues },
   };
 }
 
@@ -88,6 +98,10 @@ export function settingsToUpdate(
   const pagination = current.pagination as { maxTotalHits?: number } | undefined;
   if (pagination?.maxTotalHits !== wanted.pagination.maxTotalHits) {
     update.pagination = wanted.pagination;
+  }
+  const faceting = current.faceting as { maxValuesPerFacet?: number } | undefined;
+  if (faceting?.maxValuesPerFacet !== wanted.faceting.maxValuesPerFacet) {
+    update.faceting = wanted.faceting;
   }
   return Object.keys(update).length === 0 ? null : update;
 }

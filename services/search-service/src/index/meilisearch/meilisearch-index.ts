@@ -1,6 +1,12 @@
 import type pg from 'pg';
 import { errorText, type Logger, type Metrics } from '@hub/service-kit';
-import type { DocumentChange, SearchHits, SearchIndex, SearchQuery } from '../search-index';
+import {
+  noMatches,
+  type DocumentChange,
+  type SearchHits,
+  type SearchIndex,
+  type SearchQuery,
+} from '../search-index';
 import { recordOutboxChange, recordOutboxDrop } from './outbox/enqueue';
 import { createOutboxRelay, type OutboxRelay, type RelayOptions } from './outbox/relay';
 import { createMeiliGateway, type MeiliGateway } from './gateway';
@@ -20,6 +26,8 @@ export interface MeilisearchIndexOptions {
   maxTotalHits?: number;
   /** ranking rules (default DEFAULT_RANKING_RULES, Meilisearch ≥ 1.36) */
   rankingRules?: string[];
+  /** faceting.maxValuesPerFacet: the most categories facet=categories answers (default 10,000) */
+  maxFacetValues?: number;
   /**
    * status() says searchable=false when the oldest pending change is older (default 60 s);
    * dead letters are not pending: they leave status alone (see /admin/dead-letters)
@@ -78,6 +86,7 @@ export function createMeilisearchIndex(opts: MeilisearchIndexOptions): Meilisear
     taskTimeoutMs,
     maxTotalHits,
     rankingRules: opts.rankingRules,
+    maxFacetValues: opts.maxFacetValues,
   });
   const relay = createOutboxRelay({
     // a claim outlives the longest call: the write request, the task, one more poll request
@@ -137,7 +146,7 @@ export function createMeilisearchIndex(opts: MeilisearchIndexOptions): Meilisear
     },
 
     async search(query: SearchQuery): Promise<SearchHits> {
-      if (matchesNothing(query)) return { numfound: 0, docIds: [] };
+      if (matchesNothing(query)) return noMatches(query);
       await ensureSettings();
       return gateway.search(buildSearchRequest(query));
     },

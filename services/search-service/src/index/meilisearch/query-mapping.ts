@@ -1,5 +1,5 @@
 import { stemmedQuery } from '../analyser';
-import type { SearchQuery } from '../search-index';
+import type { SearchHits, SearchQuery } from '../search-index';
 import { INTEGER_TEXT } from './document-mapping';
 
 /** Pure: a search query as a Meilisearch search request (filter, sort, page), and its answer. */
@@ -49,7 +49,8 @@ const WORD = /[\p{L}\p{M}\p{N}]/u;
 
 /**
  * A query that matches nothing, answered without asking Meilisearch (which would treat an empty
- * q as "every document"): q without any word (as the Postgres engine), or an empty ca list.
+ * q as "every document"): q without any word (as the Postgres engine), or an empty ca list
+ * (which the contracts' parser never gives).
  */
 export function matchesNothing(query: SearchQuery): boolean {
   return !WORD.test(query.q) || (query.ca !== null && query.ca.length === 0);
@@ -83,6 +84,9 @@ export function pageWindow(start: number, len: number): PageWindow {
   }
 }
 
+/** The facet of facet=categories: Meilisearch counts it for every match (facetDistribution). */
+export const CATEGORY_FACET = 'categories';
+
 export interface MeiliSearchRequest {
   q: string;
   params: {
@@ -93,6 +97,23 @@ export interface MeiliSearchRequest {
     attributesToRetrieve: string[];
     matchingStrategy: 'all';
     locales: string[];
+    /** facet=categories without ca: the counts come with the hits */
+    facets?: string[];
+  };
+  /**
+   * facet=categories with ca: the counts come from this search of the same words and filters
+   * but ca (no hits), sent with the other in one multi-search request
+   */
+  facetSearch?: {
+    q: string;
+    params: {
+      filter: string[];
+      page: 1;
+      hitsPerPage: 0;
+      facets: string[];
+      matchingStrategy: 'all';
+      locales: string[];
+    };
   };
   /** hits of the returned page to drop, then take `take` */
   skip: number;
@@ -108,8 +129,12 @@ export interface MeiliSearchRequest {
 export function buildSearchRequest(query: SearchQuery): MeiliSearchRequest {
   const window = pageWindow(query.start, query.len);
   const sort = buildSort(query.sort);
+  const q = stemmedQuery(query.q);
+  const facets = query.facet === 'categories';
+  // the counts ignore ca: with a ca they come from a second search without it
+  const apart = facets && query.ca !== null;
   return {
-    q: stemmedQuery(query.q),
+    q,
     params: {
       filter: buildFilter(query),
       ...(sort ? { sort } : {}),
@@ -118,17 +143,45 @@ export function buildSearchRequest(query: SearchQuery): MeiliSearchRequest {
       attributesToRetrieve: ['doc_id'],
       matchingStrategy: 'all',
       locales: ['kor', 'eng'],
+      ...(facets && !apart ? { facets: [CATEGORY_FACET] } : {}),
     },
+    ...(apart ? { facetSearch: facetSearch(q, query) } : {}),
     skip: window.skip,
     take: query.len,
   };
 }
 
-/** Search response → the requested slice of documents.id and the exact count. */
+/** The search of facet=categories with ca: the same words and filters but ca, no hits. */
+function facetSearch(q: string, query: SearchQuery): MeiliSearchRequest['facetSearch'] {
+  return {
+    q,
+    params: {
+      filter: buildFilter({ ...query, ca: null }),
+      // page mode, as for the hits: the counts are exhaustive like totalHits
+      page: 1,
+      hitsPerPage: 0,
+      facets: [CATEGORY_FACET],
+      matchingStrategy: 'all',
+      locales: ['kor', 'eng'],
+    },
+  };
+}
+
+export interface MeiliSearchResponse {
+  hits: Array<Record<string, unknown>>;
+  totalHits?: number;
+  facetDistribution?: Record<string, Record<string, number>>;
+}
+
+/**
+ * Search response → the requested slice of documents.id and the exact count, and with
+ * facet=categories the counts per category (of the facet search when there was one).
+ */
 export function readSearchResponse(
   request: MeiliSearchRequest,
-  response: { hits: Array<Record<string, unknown>>; totalHits?: number },
-): { numfound: number; docIds: string[] } {
+  response: MeiliSearchResponse,
+  facetResponse?: MeiliSearchResponse,
+): SearchHits {
   if (typeof response.totalHits !== 'number')
     throw new Error('Meilisearch answered without totalHits');
   const docIds = response.hits.slice(request.skip, request.skip + request.take).map((hit) => {
@@ -137,5 +190,25 @@ export function readSearchResponse(
       throw new Error('Meilisearch hit without doc_id');
     return id;
   });
-  return { numfound: response.totalHits, docIds };
+  if (!request.params.facets && !request.facetSearch)
+    return { numfound: response.totalHits, docIds };
+  return {
+    numfound: response.totalHits,
+    docIds,
+    categoryCounts: readCategoryCounts(request.facetSearch ? facetResponse : response),
+  };
+}
+
+/** facetDistribution.categories → count by category (a category no match has is left out). */
+function readCategoryCounts(response: MeiliSearchResponse | undefined): Map<number, number> {
+  const distribution = response?.facetDistribution;
+  if (!distribution) throw new Error('Meilisearch answered without facetDistribution');
+  const counts = new Map<number, number>();
+  for (const [value, count] of Object.entries(distribution[CATEGORY_FACET] ?? {})) {
+    if (!INTEGER_TEXT.test(value) || !Number.isSafeInteger(count) || count < 0) {
+      throw new Error(`Meilisearch answered a category count ${value}: ${count}`);
+    }
+    if (count > 0) counts.set(Number(value), count);
+  }
+  return counts;
 }

@@ -1,6 +1,6 @@
 import type { Queryable } from '@hub/service-kit';
 import { queryTerms } from '../../analyser';
-import type { SearchHits, SearchQuery } from '../../search-index';
+import { noMatches, type SearchHits, type SearchQuery } from '../../search-index';
 import { andInto, andNotInto, copyBitset, isEmpty, newBitset, type Bitset } from '../format/bitset';
 import { CollectionView } from './collection-view';
 import { evaluate, type TailMatch } from './evaluate';
@@ -67,9 +67,7 @@ export async function searchBitmaps(
   query: SearchQuery,
 ): Promise<SearchHits> {
   const terms = queryTerms(query.q);
-  if (terms.length === 0) {
-    return { numfound: 0, docIds: [], ...(query.facet ? { categoryCounts: new Map() } : {}) };
-  }
+  if (terms.length === 0) return noMatches(query);
   const ca = query.ca === null ? null : [...new Set(query.ca)];
   const exCa = query.exCa === null ? null : [...new Set(query.exCa)];
   const once = (db: Queryable) => searchOnce(reader, db, query, terms, ca, exCa);
