@@ -218,6 +218,58 @@ export function describeSearchContract(
       ).toBe(0);
     });
 
+    /** the facets of a search with facet=categories (beyond the spec), and its numfound and keys */
+    async function facets(params: Record<string, string | number>) {
+      const { numfound, keys, body } = await hits({ ...params, facet: 'categories' });
+      return { numfound, keys, facets: (body as { facets?: unknown }).facets };
+    }
+
+    test('When facet=categories is sent, facets counts the matches per category (a document in each of its categories)', async () => {
+      expect(await facets({ q: '서울', sort: 1 })).toEqual({
+        numfound: 2,
+        keys: ['ko-2', 'ko-1'],
+        facets: { categories: { '1': 1, '2': 2 } },
+      });
+      expect((await facets({ q: 'release' })).facets).toEqual({
+        categories: { '4': 1, '5': 1 },
+      });
+    });
+
+    test('When facet=categories is sent with ca, the page follows ca but the counts do not', async () => {
+      expect(await facets({ q: '서울', ca: '1' })).toEqual({
+        numfound: 1,
+        keys: ['ko-1'],
+        facets: { categories: { '1': 1, '2': 2 } },
+      });
+      expect(await facets({ q: 'fox', ca: '9' })).toEqual({
+        numfound: 0,
+        keys: [],
+        facets: { categories: { '1': 1 } },
+      });
+    });
+
+    test('When facet=categories is sent with ex_ca or dates, the counts follow them', async () => {
+      expect(await facets({ q: 'fox', ex_ca: '1' })).toEqual({
+        numfound: 1,
+        keys: ['en-2'],
+        facets: { categories: {} },
+      });
+      expect(
+        (await facets({ q: '바다', startdate: T0 + 2 * DAY, enddate: T0 + 3 * DAY, ca: '3' }))
+          .facets,
+      ).toEqual({ categories: { '2': 1, '3': 1 } });
+      expect((await facets({ q: '대구' })).facets).toEqual({ categories: {} });
+      expect((await facets({ q: '!!! ...' })).facets).toEqual({ categories: {} });
+    });
+
+    test('When facet=categories is sent for xml, <facets> follows <docs>', async () => {
+      const res = await api.search({ q: '서울', ca: '2', facet: 'categories' }, 'xml');
+      expect(res.status).toBe(200);
+      expect(res.text).toMatch(
+        /<\/docs><facets><categories><category id="1">1<\/category><category id="2">2<\/category><\/categories><\/facets><\/result>$/,
+      );
+    });
+
     test('When a result is returned, documents carry their stored fields, dockey and categories; int64 stays exact', async () => {
       const res = await api.search({ q: 'release' });
       expect(res.text).toContain('"score_views":9223372036854775807');
@@ -332,6 +384,36 @@ export function describeSearchContract(
             })
           ).numfound,
         ).toBe(10);
+      });
+
+      test('When facet=categories is sent over many matches, every count is exact (not only the page)', async () => {
+        const count = (keep: (i: number) => boolean) => {
+          const out: Record<string, number> = {};
+          for (let i = 0; i < N; i++) {
+            if (keep(i)) out[String(100 + (i % 3))] = (out[String(100 + (i % 3))] ?? 0) + 1;
+          }
+          return out;
+        };
+        expect((await facets({ q: 'bulk' })).facets).toEqual({
+          categories: { '100': 335, '101': 335, '102': 335 },
+        });
+        expect(await facets({ q: 'odd', ca: '100', start: 990 })).toEqual({
+          numfound: 167,
+          keys: [],
+          facets: { categories: count((i) => i % 2 === 1) },
+        });
+        expect(
+          (
+            await facets({
+              q: '짝수',
+              ex_ca: '101',
+              startdate: T0 + 1000 * DAY + 100,
+              enddate: T0 + 1000 * DAY + 899,
+            })
+          ).facets,
+        ).toEqual({
+          categories: count((i) => i % 2 === 0 && i % 3 !== 1 && i >= 100 && i <= 899),
+        });
       });
 
       test('When start and len are given, that slice of the ordered matches is returned', async () => {
