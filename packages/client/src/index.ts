@@ -17,6 +17,7 @@ export type {
   DeleteOptions,
   ScoreValue,
   SearchDoc,
+  SearchFacets,
   SearchOptions,
   SearchResult,
   SearchResultDoc,

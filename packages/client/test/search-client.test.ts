@@ -108,6 +108,17 @@ describe('SearchClient', () => {
     });
   });
 
+  it('Search with facet: categories sends facet=categories and reads the counts as numbers', async () => {
+    const body =
+      '{"querytime":1,"start":0,"numfound":2,"docs":[],"facets":{"categories":{"3":120,"2147483647":1}}}';
+    const { fetch, search } = client({ status: 200, body, headers: JSON_HEADERS });
+    const result = await search.search({ q: 'q', ca: [3], facet: 'categories' });
+    expect(fetch.calls[0]!.url).toBe(
+      `http://s/v2/abcd1234/search/json?apikey=${KEY}&q=q&ca=3&facet=categories`,
+    );
+    expect(result.facets).toEqual({ categories: { '3': 120, '2147483647': 1 } });
+  });
+
   it('Status reads {base_url}/v2/{cid}/status/json', async () => {
     const body = '{"search_status":"true","document_count":5}';
     const { fetch, search } = client({ status: 200, body, headers: JSON_HEADERS });

@@ -35,6 +35,16 @@ describe('search-service through @hub/client', () => {
     expect(typeof result.querytime).toBe('number');
   });
 
+  it('A search with facet: categories answers the counts per category, ca left out; without it no facets', async () => {
+    const { search } = await collection();
+    await search.add({ dockey: 'a', doc: doc({ categories: [1, 2147483647] }) });
+    await search.add({ dockey: 'b', doc: doc({ categories: [1] }) });
+    const result = await search.search({ q: '가을', ca: [2147483647], facet: 'categories' });
+    expect(result.numfound).toBe(1);
+    expect(result.facets).toEqual({ categories: { '1': 2, '2147483647': 1 } });
+    expect('facets' in (await search.search({ q: '가을' }))).toBe(false);
+  });
+
   it('A doc given as JSON text is sent as is, big numbers included', async () => {
     const { search } = await collection();
     const text =

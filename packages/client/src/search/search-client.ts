@@ -86,6 +86,7 @@ export class SearchClient {
       sort: intText(options.sort),
       startdate: unixText(options.startdate),
       enddate: unixText(options.enddate),
+      facet: options.facet,
     };
     const text = await this.#json('search', `${this.#search}/search/json`, params);
     return parseSearchResult(text);
