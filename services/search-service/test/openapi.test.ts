@@ -80,3 +80,22 @@ test('GET /metrics answers Prometheus text with the request counters', async () 
   expect(res.text).toMatch(/http_requests_total\{[^}]*route="\/healthz"/);
   expect(res.text).toMatch(/http_request_duration_seconds_bucket/);
 });
+
+test('When a search asks facet=categories, the document lists the parameter and the answers match it', async () => {
+  const api = client(app, c);
+  expect(
+    (await api.add('f1', docJson({ icontents_title: 'facet', categories: [4, 9] }))).status,
+  ).toBe(200);
+  const url = `/v2/${c.cid}/search/json`;
+  const counted = await api.search({ q: 'facet', ca: '9', facet: 'categories' });
+  expect(JSON.parse(counted.text).facets).toEqual({ categories: { '4': 1, '9': 1 } });
+  const refused = await api.search({ q: 'facet', facet: 'dates' });
+  expect([refused.status, refused.text]).toEqual([400, 'facet parameter is invalid']);
+  for (const res of [counted, refused]) expect(() => check('GET', url, res)).not.toThrow();
+  const search = (OPENAPI as { paths: Record<string, { get?: { parameters: unknown[] } }> }).paths[
+    '/v2/{cid}/search/{format}'
+  ]!.get!;
+  expect(search.parameters).toContainEqual(
+    expect.objectContaining({ name: 'facet', schema: { type: 'string', enum: ['categories'] } }),
+  );
+});
