@@ -108,15 +108,15 @@ describe('packed segments', () => {
     expect(new PackedSegment(Buffer.alloc(0)).get(packedKey('w', 'a'))).toBeUndefined();
   });
 
-  test('When a packed segment is cached, its size counts the value, its table (a power of two of at least twice the lists, 4 bytes each) and where its categories start (4 bytes each)', () => {
+  test('When a packed segment is cached, its size counts the value, its table (a power of two of at least twice the lists, 4 bytes each) and its categories (start and number, 8 bytes each)', () => {
     // 6,015 lists → 16,384 slots; one category list
-    expect(new PackedSegment(packed).bytes).toBe(packed.length + 16_384 * 4 + 1 * 4 + 128);
+    expect(new PackedSegment(packed).bytes).toBe(packed.length + 16_384 * 4 + 1 * 8 + 128);
   });
 
   test('When a packed segment lists its categories, it gives every category list and nothing else', () => {
-    const seen: Array<[string, number[]]> = [];
-    new PackedSegment(packed).eachCategory((term, list) => seen.push([term, decodeOffsets(list)]));
-    expect(seen).toEqual([['7', [1]]]);
+    const seen: Array<[number, number[]]> = [];
+    new PackedSegment(packed).eachCategory((c, list) => seen.push([c, decodeOffsets(list)]));
+    expect(seen).toEqual([[7, [1]]]);
     new PackedSegment(Buffer.alloc(0)).eachCategory(() => {
       throw new Error('an empty segment has no category');
     });

@@ -49,24 +49,25 @@ const CATEGORY = 'c'.charCodeAt(0);
 
 /**
  * A packed segment as the search cache keeps it: the value as read, an open-addressing hash
- * table (one Int32Array) of where each list starts, and where each category's list starts (one
- * Int32Array, for facet counts). Three objects per segment whatever the number of terms (a
- * small segment has ~10,000), so a cache full of segments adds next to nothing for the garbage
- * collector to trace, and its size is known exactly.
+ * table (one Int32Array) of where each list starts, and each category list's start and
+ * category number (one Int32Array, for facet counts). Three objects per segment whatever the
+ * number of terms (a small segment has ~10,000), so a cache full of segments adds next to
+ * nothing for the garbage collector to trace, and its size is known exactly.
  */
 export class PackedSegment {
   /** entry start + 1 per slot (0: empty) */
   private readonly slots: Int32Array;
   private readonly mask: number;
-  /** the start of each category entry */
+  /** per category entry: its start, then its category (categories are int32) */
   private readonly categories: Int32Array;
 
   constructor(readonly packed: Buffer) {
     let entries = 0;
     const categories: number[] = [];
     for (let p = 0; p < packed.length; entries++) {
-      if (packed[p] === CATEGORY) categories.push(p);
       const termEnd = p + 3 + packed.readUInt16LE(p + 1);
+      if (packed[p] === CATEGORY)
+        categories.push(p, Number(packed.toString('latin1', p + 3, termEnd)));
       p = termEnd + 4 + packed.readUInt32LE(termEnd);
     }
     this.categories = Int32Array.from(categories);
@@ -88,16 +89,14 @@ export class PackedSegment {
     return this.packed.length + this.slots.byteLength + this.categories.byteLength + 128;
   }
 
-  /** Calls `each` with every category list of the segment: its term and the list. */
-  eachCategory(each: (term: string, list: Buffer) => void): void {
-    const packed = this.packed;
-    for (const at of this.categories) {
+  /** Calls `each` with every category list of the segment: its category and the list. */
+  eachCategory(each: (category: number, list: Buffer) => void): void {
+    const { packed, categories } = this;
+    for (let i = 0; i < categories.length; i += 2) {
+      const at = categories[i]!;
       const termEnd = at + 3 + packed.readUInt16LE(at + 1);
       const length = packed.readUInt32LE(termEnd);
-      each(
-        packed.toString('utf8', at + 3, termEnd),
-        packed.subarray(termEnd + 4, termEnd + 4 + length),
-      );
+      each(categories[i + 1]!, packed.subarray(termEnd + 4, termEnd + 4 + length));
     }
   }
 

@@ -51,9 +51,9 @@ export function countCategories(
   const add = (category: number, n: number) =>
     counts.set(category, (counts.get(category) ?? 0) + n);
   if (lists && !isEmpty(matches)) {
-    lists.eachCategoryList((term, list, firstDocno) => {
+    lists.eachCategoryList((category, list, firstDocno) => {
       const n = countPostingsIn(list, firstDocno, matches);
-      if (n > 0) add(Number(term), n);
+      if (n > 0) add(category, n);
     });
   }
   for (const [, , , categories] of pending) for (const c of new Set(categories)) add(c, 1);

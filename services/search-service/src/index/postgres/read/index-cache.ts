@@ -5,28 +5,37 @@ import type { PackedSegment } from '../format/packed-segment';
 /** A posting list known to be absent from a segment (cached too: most terms are in few segments). */
 export const ABSENT: Buffer = Buffer.alloc(0);
 
-/** The category terms a row segment has posting lists for (segments never change). */
-export interface CategoryTerms {
-  readonly terms: ReadonlySet<string>;
+/**
+ * Every category list of one row segment, as one entry (facet counts read them all; one
+ * lookup per segment, not one per category). Segments never change.
+ */
+export interface CategoryLists {
+  /** [category, list] per category of the segment */
+  readonly lists: ReadonlyArray<readonly [category: number, list: Buffer]>;
+  /** the same lists by term (the category as text) */
+  readonly byTerm: ReadonlyMap<string, Buffer>;
   /** memory held, for the cache's size limit */
   readonly bytes: number;
 }
 
-/** A row segment's category terms as the cache keeps them. */
-export function categoryTerms(terms: Iterable<string>): CategoryTerms {
-  const set = new Set(terms);
+/** A row segment's category lists (term and list each) as the cache keeps them. */
+export function categoryLists(rows: Array<{ term: string; data: Buffer }>): CategoryLists {
   let bytes = 64;
-  for (const t of set) bytes += 48 + 2 * t.length;
-  return { terms: set, bytes };
+  for (const r of rows) bytes += r.data.byteLength + 2 * r.term.length + 160;
+  return {
+    lists: rows.map((r) => [Number(r.term), r.data] as const),
+    byTerm: new Map(rows.map((r) => [r.term, r.data])),
+    bytes,
+  };
 }
 
-type Entry = Buffer | Uint32Array | CollectionView | PackedSegment | CategoryTerms;
+type Entry = Buffer | Uint32Array | CollectionView | PackedSegment | CategoryLists;
 
 /**
  * The in-process cache of the bitmap index, bounded in bytes (least recently used goes first):
- * posting lists by (segment, kind, term), packed segments by segment, the category terms of a
- * row segment by segment, deleted bitmaps by (collection, epoch, chunk, version), and
- * collection views by (collection, epoch). Segments never change and every
+ * posting lists by (segment, kind, term), packed segments by segment, a row segment's category
+ * lists by segment, deleted bitmaps by (collection, epoch, chunk, version), and collection
+ * views by (collection, epoch). Segments never change and every
  * other key carries the version it was read at, so an entry is never stale: a change made by
  * any instance shows up as a new key in the next search's snapshot (that is the cross-instance
  * invalidation), and old keys age out.
@@ -38,8 +47,8 @@ export interface IndexCache {
   setPosting(segmentId: string, kind: string, term: string, data: Buffer | null): void;
   packed(segmentId: string): PackedSegment | undefined;
   setPacked(segmentId: string, packed: PackedSegment): void;
-  categoryTerms(segmentId: string): CategoryTerms | undefined;
-  setCategoryTerms(segmentId: string, terms: CategoryTerms): void;
+  categoryLists(segmentId: string): CategoryLists | undefined;
+  setCategoryLists(segmentId: string, lists: CategoryLists): void;
   deleted(
     collectionId: string,
     epoch: string,
@@ -76,9 +85,9 @@ export function createIndexCache(maxBytes: number): IndexCache {
     setPacked(segmentId, packed) {
       lru.set(`s${segmentId}`, packed);
     },
-    categoryTerms: (segmentId) => lru.get(`k${segmentId}`) as CategoryTerms | undefined,
-    setCategoryTerms(segmentId, terms) {
-      lru.set(`k${segmentId}`, terms);
+    categoryLists: (segmentId) => lru.get(`k${segmentId}`) as CategoryLists | undefined,
+    setCategoryLists(segmentId, lists) {
+      lru.set(`k${segmentId}`, lists);
     },
     deleted: (collectionId, epoch, chunk, version) =>
       lru.get(`d${collectionId}:${epoch}:${chunk}:${version}`) as Uint32Array | undefined,

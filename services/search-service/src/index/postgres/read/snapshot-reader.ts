@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { asIs, inTransaction, type Queryable } from '@hub/service-kit';
 import { clearBit, type Bitset } from '../format/bitset';
 import { CollectionView } from './collection-view';
-import { ABSENT, categoryTerms, type IndexCache } from './index-cache';
+import { ABSENT, categoryLists, type CategoryLists, type IndexCache } from './index-cache';
 import { DELETED_CHUNK, deletedWords, postingKey, type PostingKind } from '../layout';
 import {
   readCategoryLists,
@@ -12,6 +12,7 @@ import {
   readPostings,
   readSegmentDocs,
   readSnapshot,
+  type PostingRow,
   type Snapshot,
   type SnapshotFilter,
 } from './index-store';
@@ -41,9 +42,9 @@ export interface PostingLists {
   orInto(key: PostingKey, bits: Bitset): boolean;
   /**
    * Only for lists read with `allCategories`: calls `each` with every category list of the
-   * snapshot's segments, with its category term and the first number of its segment.
+   * snapshot's segments, with its category and the first number of its segment.
    */
-  eachCategoryList(each: (term: string, list: Buffer, firstDocno: number) => void): void;
+  eachCategoryList(each: (category: number, list: Buffer, firstDocno: number) => void): void;
 }
 
 /**
@@ -77,7 +78,7 @@ export interface SnapshotReader {
   view(db: Queryable, collectionId: string, snap: Snapshot): Promise<CollectionView>;
   /**
    * The posting lists of these keys (distinct) over the snapshot's segments; with
-   * `allCategories` (facet counts), also every category list the segments have.
+   * `allCategories` (facet counts), every category list the segments have too.
    */
   postings(
     db: Queryable,
@@ -108,32 +109,6 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
     if (view.size < snap.nextDocno) throw new SnapshotMoved();
     cache.setView(view);
     return view;
-  }
-
-  /**
-   * The category terms each of these row segments has (cached: segments never change), read
-   * for the segments the cache does not know in one query.
-   */
-  async function categoryTermsOf(
-    db: Queryable,
-    segmentIds: string[],
-  ): Promise<Map<string, ReadonlySet<string>>> {
-    const out = new Map<string, ReadonlySet<string>>();
-    const missing: string[] = [];
-    for (const id of segmentIds) {
-      const cached = cache.categoryTerms(id);
-      if (cached) out.set(id, cached.terms);
-      else missing.push(id);
-    }
-    if (missing.length === 0) return out;
-    const read = await readCategoryTerms(db, missing);
-    if (read.size !== missing.length) throw new SnapshotMoved();
-    for (const [id, terms] of read) {
-      const entry = categoryTerms(terms);
-      cache.setCategoryTerms(id, entry);
-      out.set(id, entry.terms);
-    }
-    return out;
   }
 
   return {
@@ -171,18 +146,17 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
       const held = new Map<string, Buffer>();
       const missingSegments = new Set<string>();
       const missingKeys = new Map<string, PostingKey>();
+      /** with allCategories: each row segment's category lists (one cache entry per segment) */
+      const rowCategories = new Map<string, CategoryLists>();
+      const missingCategories: string[] = [];
       const categories = keys.filter((k) => k.kind === 'c').length;
       const rowIds = snap.segments.filter((s) => !s.packed).map((s) => s.id);
-      /**
-       * with many categories, or all of them: the categories each row segment has (a list is
-       * read only for them)
-       */
-      let has: Map<string, ReadonlySet<string>> | null = null;
-      if ((allCategories || categories > CACHED_ABSENT_CATEGORIES) && rowIds.length) {
-        has = await categoryTermsOf(db, rowIds);
+      /** with many categories: the categories each row segment has (a list is read only for them) */
+      let has: Map<string, Set<string>> | null = null;
+      if (!allCategories && categories > CACHED_ABSENT_CATEGORIES && rowIds.length) {
+        has = await readCategoryTerms(db, rowIds);
+        if (has.size !== rowIds.length) throw new SnapshotMoved();
       }
-      /** with allCategories: row segments with a category list the cache lacks (read whole) */
-      const categorySegments = new Set<string>();
       for (const s of snap.segments) {
         if (s.packed) {
           const cached = cache.packed(s.id);
@@ -191,15 +165,13 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
           continue;
         }
         if (allCategories) {
-          for (const term of has!.get(s.id)!) {
-            const cached = cache.posting(s.id, 'c', term);
-            if (cached === undefined) categorySegments.add(s.id);
-            else if (cached !== ABSENT) held.set(`${s.id}:${postingKey('c', term)}`, cached);
-          }
+          const cached = cache.categoryLists(s.id);
+          if (cached) rowCategories.set(s.id, cached);
+          else missingCategories.push(s.id);
         }
         for (const k of keys) {
-          // every category list of the segment is held above (allCategories), or it has no list
-          if (k.kind === 'c' && (allCategories || (has && !has.get(s.id)!.has(k.term)))) continue;
+          if (k.kind === 'c' && allCategories) continue; // in the segment's category lists
+          if (has && k.kind === 'c' && !has.get(s.id)!.has(k.term)) continue; // no list
           const cached = cache.posting(s.id, k.kind, k.term);
           if (cached === undefined) {
             missingSegments.add(s.id);
@@ -208,12 +180,12 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
         }
       }
       const none = { segmentIds: [], rows: [] };
-      const [packedRows, found, categoryLists] = await Promise.all([
+      const [packedRows, found, categoryRows] = await Promise.all([
         missingPacked.length ? readPacked(db, missingPacked) : [],
         missingSegments.size
           ? readPostings(db, [...missingSegments], [...missingKeys.values()])
           : none,
-        categorySegments.size ? readCategoryLists(db, [...categorySegments]) : none,
+        missingCategories.length ? readCategoryLists(db, missingCategories) : none,
       ]);
       if (packedRows.length !== missingPacked.length) throw new SnapshotMoved();
       for (const r of packedRows) {
@@ -222,13 +194,27 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
         packed.set(r.id, segment);
       }
       if (found.segmentIds.length !== missingSegments.size) throw new SnapshotMoved();
-      if (categoryLists.segmentIds.length !== categorySegments.size) throw new SnapshotMoved();
-      for (const r of [...found.rows, ...categoryLists.rows]) {
+      if (categoryRows.segmentIds.length !== missingCategories.length) throw new SnapshotMoved();
+      const bySegment = new Map(missingCategories.map((id) => [id, [] as PostingRow[]]));
+      for (const r of categoryRows.rows) bySegment.get(r.segmentId)!.push(r);
+      for (const [id, rows] of bySegment) {
+        const lists = categoryLists(rows);
+        cache.setCategoryLists(id, lists);
+        rowCategories.set(id, lists);
+      }
+      // the listed categories' lists of row segments, for orInto
+      for (const [id, lists] of rowCategories) {
+        for (const k of keys) {
+          const list = k.kind === 'c' ? lists.byTerm.get(k.term) : undefined;
+          if (list) held.set(`${id}:${postingKey(k.kind, k.term)}`, list);
+        }
+      }
+      for (const r of found.rows) {
         cache.setPosting(r.segmentId, r.kind, r.term, r.data);
         held.set(`${r.segmentId}:${r.kind}${r.term}`, r.data);
       }
       for (const k of missingKeys.values()) {
-        if (k.kind === 'c' && has) continue; // only lists the segment has were asked for
+        if (k.kind === 'c' && categories > CACHED_ABSENT_CATEGORIES) continue;
         for (const id of missingSegments) {
           if (!held.has(`${id}:${postingKey(k.kind, k.term)}`))
             cache.setPosting(id, k.kind, k.term, null);
@@ -252,13 +238,10 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
           if (!allCategories) throw new Error('category lists were not read');
           for (const s of snap.segments) {
             if (s.packed) {
-              packed.get(s.id)!.eachCategory((term, list) => each(term, list, s.firstDocno));
+              packed.get(s.id)!.eachCategory((c, list) => each(c, list, s.firstDocno));
               continue;
             }
-            for (const term of has!.get(s.id)!) {
-              const list = held.get(`${s.id}:${postingKey('c', term)}`);
-              if (list) each(term, list, s.firstDocno);
-            }
+            for (const [c, list] of rowCategories.get(s.id)!.lists) each(c, list, s.firstDocno);
           }
         },
       };
