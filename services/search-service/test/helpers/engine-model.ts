@@ -82,10 +82,21 @@ export function searchParams(p: ModelQuery): Record<string, string | number | un
   };
 }
 
-/** A search answer (JSON) as the model's answers are: numfound and the page's dockeys. */
-export function answerOf(text: string): { numfound: number; keys: string[] } {
+/**
+ * A search answer (JSON) as the model's answers are: numfound and the page's dockeys, and
+ * `facets` when the answer has them.
+ */
+export function answerOf(text: string): {
+  numfound: number;
+  keys: string[];
+  facets?: ReturnType<typeof expectedFacets>;
+} {
   const body = JSON.parse(text);
-  return { numfound: body.numfound, keys: body.docs?.map((d: { dockey: string }) => d.dockey) };
+  return {
+    numfound: body.numfound,
+    keys: body.docs?.map((d: { dockey: string }) => d.dockey),
+    ...(body.facets ? { facets: body.facets } : {}),
+  };
 }
 
 /** The model's documents that match the query, by brute force. */
@@ -104,7 +115,7 @@ function matching(model: Map<string, ModelDoc>, p: ModelQuery): Array<[string, M
   });
 }
 
-/** What the engine must answer, computed from the model by brute force. */
+/** What the engine must answer, computed from the model by brute force (facets when asked). */
 export function expected(model: Map<string, ModelDoc>, ids: Map<string, number>, p: ModelQuery) {
   const q = queryTerms(p.q);
   const hits = matching(model, p);
@@ -115,7 +126,11 @@ export function expected(model: Map<string, ModelDoc>, ids: Map<string, number>,
   hits.sort(
     ([ka, a], [kb, b]) => tier(a) - tier(b) || b.regdate - a.regdate || ids.get(kb)! - ids.get(ka)!,
   );
-  return { numfound: hits.length, keys: hits.slice(p.start, p.start + p.len).map(([k]) => k) };
+  return {
+    numfound: hits.length,
+    keys: hits.slice(p.start, p.start + p.len).map(([k]) => k),
+    ...(p.facet ? { facets: expectedFacets(model, p) } : {}),
+  };
 }
 
 /**
