@@ -37,11 +37,15 @@ export function relayTestEngine(
 
 /**
  * A test file's database and Meilisearch stub. Before each test the stub is reset and emptied,
- * the outbox and applied versions are emptied and a new engine is handed to `opened`; after
- * each test the engine `current` names (the one the test left) stops. Returns what the tests
- * do with them, on the current engine.
+ * the outbox, applied versions and dead letters are emptied and a new engine (relayTestEngine
+ * with `over`) is handed to `opened`; after each test the engine `current` names (the one the
+ * test left) stops. Returns what the tests do with them, on the current engine.
  */
-export function useRelayTest(opened: (t: RelayTest) => void, current: () => MeilisearchIndex) {
+export function useRelayTest(
+  opened: (t: RelayTest) => void,
+  current: () => MeilisearchIndex,
+  over: Partial<MeilisearchIndexOptions> = {},
+) {
   let db: TestDatabase;
   let stub: MeiliStub;
   useDatabaseAndStub((opened, started) => {
@@ -52,8 +56,10 @@ export function useRelayTest(opened: (t: RelayTest) => void, current: () => Meil
     stub.reset();
     stub.documents().clear();
     stub.history.length = 0;
-    await db.pool.query('TRUNCATE search_outbox, search_applied_versions');
-    const engine = relayTestEngine(db, stub);
+    await db.pool.query(
+      'TRUNCATE search_outbox, search_applied_versions, search_outbox_dead_letters',
+    );
+    const engine = relayTestEngine(db, stub, over);
     opened({ db, stub, engine });
     await engine.ensureSettings();
   });
@@ -66,7 +72,9 @@ export function useRelayTest(opened: (t: RelayTest) => void, current: () => Meil
     withTx(db.pool, (tx) => current().recordChange(tx, change));
 
   return {
-    makeEngine: (over: Partial<MeilisearchIndexOptions> = {}) => relayTestEngine(db, stub, over),
+    /** a new engine (relayTestEngine with useRelayTest's `over`, then `more`), not started */
+    makeEngine: (more: Partial<MeilisearchIndexOptions> = {}) =>
+      relayTestEngine(db, stub, { ...over, ...more }),
     /** One change recorded, then sent and confirmed. */
     recordSettled: async (change: DocumentChange): Promise<void> => {
       await recordChange(change);
