@@ -9,6 +9,7 @@ import { updateDocument } from '../domain/update-document';
 import { updateField } from '../domain/update-field';
 import type { CollectionDirectory } from '../store/collections';
 import { formOf, readParams } from './body';
+import type { RequestParams } from './params';
 import type { CollectionGate } from './collection-gate';
 import type { CallLimiter } from './call-limiter';
 import { HTTP_ERRORS } from './errors';
@@ -74,6 +75,25 @@ function sendAs(res: Response, format: 'xml' | 'json', body: string): void {
     .send(body);
 }
 
+/**
+ * A document write (add, update, field update, delete): steps 1–4 of the checks, then the
+ * operation's parameters (`paramsOf`), the write counted in the collection's gate, and 200 OK.
+ */
+function write<Input>(
+  deps: RouteDeps,
+  operation: 'add' | 'update' | 'fieldUpdate' | 'delete',
+  paramsOf: (params: RequestParams) => Input,
+  run: (deps: DomainDeps, collectionId: string, input: Input) => Promise<void>,
+): Handler {
+  return async (req, res) => {
+    const params = formOf(req);
+    const { collection } = await checkRequest(deps, operation, { cid: cidOf(req), params });
+    const input = paramsOf(params);
+    await deps.gate.track(collection.id, () => run(deps, collection.id, input));
+    ok(res);
+  };
+}
+
 /** add, update, field update, delete, status: mounted under the path of {base_url}. */
 export function indexRoutes(deps: RouteDeps): Router {
   const router = Router();
@@ -83,27 +103,9 @@ export function indexRoutes(deps: RouteDeps): Router {
     router,
     '/v2/:cid/docs',
     {
-      POST: async (req, res) => {
-        const params = formOf(req);
-        const { collection } = await checkRequest(deps, 'add', { cid: cidOf(req), params });
-        const input = addParams(params);
-        await deps.gate.track(collection.id, () => addDocument(deps, collection.id, input));
-        ok(res);
-      },
-      PUT: async (req, res) => {
-        const params = formOf(req);
-        const { collection } = await checkRequest(deps, 'update', { cid: cidOf(req), params });
-        const input = updateParams(params);
-        await deps.gate.track(collection.id, () => updateDocument(deps, collection.id, input));
-        ok(res);
-      },
-      DELETE: async (req, res) => {
-        const params = formOf(req);
-        const { collection } = await checkRequest(deps, 'delete', { cid: cidOf(req), params });
-        const input = deleteParams(params);
-        await deps.gate.track(collection.id, () => deleteDocument(deps, collection.id, input));
-        ok(res);
-      },
+      POST: write(deps, 'add', addParams, addDocument),
+      PUT: write(deps, 'update', updateParams, updateDocument),
+      DELETE: write(deps, 'delete', deleteParams, deleteDocument),
     },
     body,
   );
@@ -111,15 +113,7 @@ export function indexRoutes(deps: RouteDeps): Router {
   route(
     router,
     '/v2/:cid/docs/fields',
-    {
-      PUT: async (req, res) => {
-        const params = formOf(req);
-        const { collection } = await checkRequest(deps, 'fieldUpdate', { cid: cidOf(req), params });
-        const input = fieldUpdateParams(params);
-        await deps.gate.track(collection.id, () => updateField(deps, collection.id, input));
-        ok(res);
-      },
-    },
+    { PUT: write(deps, 'fieldUpdate', fieldUpdateParams, updateField) },
     body,
   );
 
