@@ -88,16 +88,19 @@ describe('parseThumbnailSize', () => {
 });
 
 describe('int64 text', () => {
+  /** parseScoreValue reads text as `read` (null: not int64 integer text); isInt64Text agrees. */
+  const expectRead = (text: string, read: string | null) => {
+    expect(parseScoreValue(text)).toBe(read);
+    expect(isInt64Text(text)).toBe(read !== null);
+  };
+
   it.each([
     ['9223372036854775807', '9223372036854775807'],
     ['-9223372036854775808', '-9223372036854775808'],
     ['00009223372036854775807', '9223372036854775807'],
     ['-0', '0'],
     ['12', '12'],
-  ])('parseScoreValue(%p) is %p', (text, expected) => {
-    expect(parseScoreValue(text)).toBe(expected);
-    expect(isInt64Text(text)).toBe(true);
-  });
+  ])('parseScoreValue(%p) is %p', expectRead);
 
   it.each([
     '9223372036854775808',
@@ -110,10 +113,7 @@ describe('int64 text', () => {
     '-',
     ' 1',
     '0x1',
-  ])('%p is not int64 integer text', (text) => {
-    expect(parseScoreValue(text)).toBeNull();
-    expect(isInt64Text(text)).toBe(false);
-  });
+  ])('%p is not int64 integer text', (text) => expectRead(text, null));
 
   testCalls('checkUnixTime(%p)', checkUnixTime, [
     ['0', { ok: true, value: '0' }],
