@@ -15,11 +15,10 @@ import { upsert, withTx } from './outbox-fixtures';
 let db: TestDatabase;
 let stub: MeiliStub;
 let engine: MeilisearchIndex;
-const { makeEngine } = useRelayTest(
-  (t) => ({ db, stub, engine } = t),
-  () => engine,
-  { relay: { baseBackoffMs: 50, maxBackoffMs: 200, maxRejections: 3 } },
-);
+const { makeEngine } = useRelayTest((t) => ({ db, stub, engine } = t), {
+  current: () => engine,
+  options: { relay: { baseBackoffMs: 50, maxBackoffMs: 200, maxRejections: 3 } },
+});
 
 const id = (dockey: string) => meiliDocumentId('abcd1234', dockey);
 const poison = id('poison');
