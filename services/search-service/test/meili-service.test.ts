@@ -1,17 +1,12 @@
-import express from 'express';
-import request from 'supertest';
 import sharp from 'sharp';
 import type { MeilisearchIndex } from '../src/index/meilisearch/meilisearch-index';
-import {
-  createThumbnailService,
-  thumbnailRouter,
-  type ThumbnailServiceImpl,
-} from '../src/thumbnails';
+import type { ThumbnailServiceImpl } from '../src/thumbnails';
 import { closeAfterAll, makeApp, newCollection, type TestDatabase } from './helpers/harness';
-import { client, docJson } from './helpers/requests';
+import { docJson } from './helpers/requests';
 import { useMeilisearch } from './helpers/meili';
+import { wholeService } from './helpers/thumbnails';
 import type { MeiliStub } from './meili-stub';
-import { silentLogger, waitFor } from './outbox-fixtures';
+import { waitFor } from './outbox-fixtures';
 import { startImageServer, type ImageServer } from './thumbnails-image-server';
 
 /**
@@ -19,43 +14,29 @@ import { startImageServer, type ImageServer } from './thumbnails-image-server';
  * client sees through the HTTP API, wired the way main.ts/app.ts are told to wire it.
  */
 
-const THUMBNAIL_URL = 'http://127.0.0.1:8081/thumbnails';
-
 let db: TestDatabase;
 let stub: MeiliStub;
 let images: ImageServer;
 let engine: MeilisearchIndex;
 let thumbnails: ThumbnailServiceImpl;
-let outer: express.Express;
 let app: ReturnType<typeof makeApp>;
+let service: ReturnType<typeof wholeService>;
 
 useMeilisearch((m) => ({ db, stub, engine } = m), { engine: { requestTimeoutMs: 500 } });
 beforeAll(async () => {
   images = await startImageServer();
   closeAfterAll(() => images.close());
-  thumbnails = createThumbnailService({
-    pool: db.pool,
-    thumbnailUrl: THUMBNAIL_URL,
-    logger: silentLogger,
-    allowPrivateNetworks: true,
-  });
+  service = wholeService(db, { index: engine });
+  ({ app, thumbnails } = service);
   closeAfterAll(() => thumbnails.stop());
-  app = makeApp(db, { index: engine, thumbnails, env: { THUMBNAIL_URL } });
-  outer = express();
-  outer.use('/thumbnails', thumbnailRouter({ pool: db.pool }));
-  outer.use(app);
   engine.start();
   thumbnails.start();
   await engine.ensureSettings();
 });
 
-function thumbPath(url: string): string {
-  return url.slice('http://127.0.0.1:8081'.length);
-}
-
 test('When a document with an image is added over HTTP, it is searchable within 1 s and its 130X130 thumbnail works within 5 s', async () => {
   const c = await newCollection(app);
-  const api = client(outer as never, c);
+  const api = service.api(c);
   const added = Date.now();
   const res = await api.add(
     'doc-1',
@@ -89,7 +70,7 @@ test('When a document with an image is added over HTTP, it is searchable within 
   expect(doc.archive_thumbnail_130X130).toMatch(
     new RegExp(`^http://127\\.0\\.0\\.1:8081/thumbnails/cse_${c.cid}/130X130/[A-Za-z0-9_-]{43}$`),
   );
-  const image = await request(outer).get(thumbPath(doc.archive_thumbnail_130X130)).buffer(true);
+  const image = await service.image(doc.archive_thumbnail_130X130);
   expect(image.status).toBe(200);
   expect(image.headers['content-type']).toBe('image/jpeg');
   const meta = await sharp(image.body as Buffer).metadata();
@@ -109,17 +90,17 @@ test('When a document with an image is added over HTTP, it is searchable within 
   const updated = (await api.search({ q: 'again' })).body.docs[0];
   expect(updated.archive_image_size_list).toBe(`${images.url}/b.jpg 300X900`);
   expect(updated.archive_thumbnail_130X130).not.toBe(doc.archive_thumbnail_130X130);
-  expect((await request(outer).get(thumbPath(doc.archive_thumbnail_130X130))).status).toBe(404);
+  expect((await service.image(doc.archive_thumbnail_130X130)).status).toBe(404);
 
   expect((await api.delete('doc-1')).status).toBe(200);
   await engine.settle();
   expect((await api.search({ q: 'again' })).body).toMatchObject({ numfound: 0, docs: [] });
-  expect((await request(outer).get(thumbPath(updated.archive_thumbnail_130X130))).status).toBe(404);
+  expect((await service.image(updated.archive_thumbnail_130X130)).status).toBe(404);
 });
 
 test('When Meilisearch is down, status says search_status false; a doc added meanwhile arrives once it is back', async () => {
   const c = await newCollection(app);
-  const api = client(outer as never, c);
+  const api = service.api(c);
   stub.down = true;
   const status = await api.status();
   expect(status.status).toBe(200);

@@ -1,6 +1,8 @@
 import express from 'express';
 import type pg from 'pg';
+import request from 'supertest';
 import type { TestDatabase } from '@hub/testing';
+import type { SearchIndex } from '../../src/index/search-index';
 import {
   createThumbnailService,
   thumbnailRouter,
@@ -9,6 +11,8 @@ import {
 } from '../../src/thumbnails';
 import { silentLogger, testDatabase } from '../outbox-fixtures';
 import { startImageServer, type ImageServer } from '../thumbnails-image-server';
+import { makeApp } from './harness';
+import { client, type TestCollection } from './requests';
 
 const THUMBNAIL_URL = 'https://search.example.com/thumbnails';
 
@@ -98,4 +102,42 @@ export async function jobsInFlight(pool: pg.Pool, collectionId: string): Promise
     [collectionId],
   );
   return r.rows[0].n;
+}
+
+/** The THUMBNAIL_URL of the whole-service tests: the service's own address. */
+export const SERVICE_THUMBNAIL_URL = 'http://127.0.0.1:8081/thumbnails';
+
+/**
+ * The whole service as main.ts wires it, over HTTP: an app (on `index`, else the default
+ * engine) with a thumbnail service as in production but for private networks (`thumbnails` on
+ * top), behind a server that also serves the thumbnail images at the path of
+ * SERVICE_THUMBNAIL_URL. `api(c)` is a collection's client through that server, `image(url)`
+ * the GET of a thumbnail URL an answer gave. The caller starts and stops `thumbnails`.
+ */
+export function wholeService(
+  db: TestDatabase,
+  opts: { index?: SearchIndex; thumbnails?: Partial<ThumbnailServiceOptions> } = {},
+) {
+  const thumbnails = createThumbnailService({
+    pool: db.pool,
+    thumbnailUrl: SERVICE_THUMBNAIL_URL,
+    logger: silentLogger,
+    allowPrivateNetworks: true,
+    ...opts.thumbnails,
+  });
+  const app = makeApp(db, {
+    index: opts.index,
+    thumbnails,
+    env: { THUMBNAIL_URL: SERVICE_THUMBNAIL_URL },
+  });
+  const outer = express();
+  outer.use('/thumbnails', thumbnailRouter({ pool: db.pool }));
+  outer.use(app);
+  const origin = new URL(SERVICE_THUMBNAIL_URL).origin;
+  return {
+    app,
+    thumbnails,
+    api: (c: TestCollection) => client(outer as never, c),
+    image: (url: string) => request(outer).get(url.slice(origin.length)).buffer(true),
+  };
 }
