@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import type { MeilisearchIndex } from '../src/index/meilisearch/meilisearch-index';
 import type { ThumbnailServiceImpl } from '../src/thumbnails';
 import { closeAfterAll, makeApp, newCollection, type TestDatabase } from './helpers/harness';
@@ -49,12 +48,7 @@ test('When a document with an image is added over HTTP, it is searchable within 
     1000,
     5,
   );
-  const thumbnailed = await waitFor(
-    async () =>
-      (await api.search({ q: 'hello' })).body.docs[0]?.archive_thumbnail_130X130 !== undefined,
-    5000,
-    10,
-  );
+  const thumbnailed = await service.untilThumbnailed(api, 'hello', 5000, 10);
   console.log(
     `service level: searchable ${searchable} ms after the 200, thumbnail URL in results ${thumbnailed} ms after that ` +
       `(${Date.now() - added} ms in all)`,
@@ -66,15 +60,7 @@ test('When a document with an image is added over HTTP, it is searchable within 
     icontents_title: 'hello world',
     archive_image_size_list: `${images.url}/a.jpg 800X600`,
   });
-  expect(doc.archive_thumbnail).toBe(doc.archive_thumbnail_130X130);
-  expect(doc.archive_thumbnail_130X130).toMatch(
-    new RegExp(`^http://127\\.0\\.0\\.1:8081/thumbnails/cse_${c.cid}/130X130/[A-Za-z0-9_-]{43}$`),
-  );
-  const image = await service.image(doc.archive_thumbnail_130X130);
-  expect(image.status).toBe(200);
-  expect(image.headers['content-type']).toBe('image/jpeg');
-  const meta = await sharp(image.body as Buffer).metadata();
-  expect([meta.width, meta.height]).toEqual([130, 97]);
+  await service.expectThumbnail(doc, c.cid);
 
   // update with a new image → new thumbnail; delete → gone from search
   expect(

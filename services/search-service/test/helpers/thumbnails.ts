@@ -1,5 +1,6 @@
 import express from 'express';
 import type pg from 'pg';
+import sharp from 'sharp';
 import request from 'supertest';
 import type { TestDatabase } from '@hub/testing';
 import type { SearchIndex } from '../../src/index/search-index';
@@ -9,7 +10,7 @@ import {
   type ThumbnailServiceImpl,
   type ThumbnailServiceOptions,
 } from '../../src/thumbnails';
-import { silentLogger, testDatabase } from '../outbox-fixtures';
+import { silentLogger, testDatabase, waitFor } from '../outbox-fixtures';
 import { startImageServer, type ImageServer } from '../thumbnails-image-server';
 import { makeApp } from './harness';
 import { client, type TestCollection } from './requests';
@@ -134,10 +135,41 @@ export function wholeService(
   outer.use('/thumbnails', thumbnailRouter({ pool: db.pool }));
   outer.use(app);
   const origin = new URL(SERVICE_THUMBNAIL_URL).origin;
+  const image = (url: string) => request(outer).get(url.slice(origin.length)).buffer(true);
+  const thumbnailPattern = (cid: string) =>
+    new RegExp(
+      `^${SERVICE_THUMBNAIL_URL.replace(/\./g, '\\.')}/cse_${cid}/130X130/[A-Za-z0-9_-]{43}$`,
+    );
   return {
     app,
     thumbnails,
     api: (c: TestCollection) => client(outer as never, c),
-    image: (url: string) => request(outer).get(url.slice(origin.length)).buffer(true),
+    image,
+    /** The ms until the first hit of `q` through `api` carries its 130X130 thumbnail URL. */
+    untilThumbnailed: (
+      api: ReturnType<typeof client>,
+      q: string,
+      timeoutMs: number,
+      stepMs: number,
+    ) =>
+      waitFor(
+        async () => (await api.search({ q })).body.docs[0]?.archive_thumbnail_130X130 !== undefined,
+        timeoutMs,
+        stepMs,
+      ),
+    /**
+     * A search answer's doc of collection `cid` whose image is the image server's a.jpg has its
+     * 130X130 thumbnail URL (archive_thumbnail the same), and the service serves it: a 130x97
+     * JPEG.
+     */
+    async expectThumbnail(doc: Record<string, string>, cid: string) {
+      expect(doc.archive_thumbnail).toBe(doc.archive_thumbnail_130X130);
+      expect(doc.archive_thumbnail_130X130).toMatch(thumbnailPattern(cid));
+      const res = await image(doc.archive_thumbnail_130X130!);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('image/jpeg');
+      const meta = await sharp(res.body as Buffer).metadata();
+      expect([meta.width, meta.height]).toEqual([130, 97]);
+    },
   };
 }
