@@ -8,4 +8,5 @@ export * from './json';
 export * from './fields';
 export * from './doc';
 export * from './params';
+export * from './highlight';
 export * from './check-order';
