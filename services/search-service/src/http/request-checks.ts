@@ -4,6 +4,7 @@ import {
   parseReturnType,
   SEARCH_ERRORS,
   type ContractError,
+  type HighlightParamsInput,
   type SearchParamsInput,
   type SearchReturnType,
 } from '@hub/contracts';
@@ -168,4 +169,9 @@ export function searchParams(params: RequestParams): SearchParamsInput {
     startdate: params.get('startdate'),
     enddate: params.get('enddate'),
   };
+}
+
+/** The highlight parameters (beyond the spec), read after every parameter of the spec. */
+export function highlightParams(params: RequestParams): HighlightParamsInput {
+  return { hl: params.get('hl'), hl_pre: params.get('hl_pre'), hl_post: params.get('hl_post') };
 }

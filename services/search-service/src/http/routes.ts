@@ -3,7 +3,7 @@ import { allowMethods } from '@hub/service-kit';
 import { addDocument } from '../domain/add-document';
 import { deleteDocument } from '../domain/delete-document';
 import type { DomainDeps } from '../domain/deps';
-import { checkSearchParams, searchDocuments } from '../domain/search';
+import { checkHighlightParams, checkSearchParams, searchDocuments } from '../domain/search';
 import { collectionStatus } from '../domain/status';
 import { updateDocument } from '../domain/update-document';
 import { updateField } from '../domain/update-field';
@@ -19,6 +19,7 @@ import {
   checkRequest,
   deleteParams,
   fieldUpdateParams,
+  highlightParams,
   searchParams,
   updateParams,
 } from './request-checks';
@@ -151,12 +152,13 @@ export function searchRoutes(deps: RouteDeps): Router {
           format: String(req.params.format),
         });
         const query = checkSearchParams(searchParams(params));
+        const highlight = checkHighlightParams(highlightParams(params));
         // a search waiting for its collection's share leaves the queue when its client goes away
         const gone = new AbortController();
         res.once('close', () => gone.abort());
         const result = await deps.gate.run(
           collection.id,
-          () => searchDocuments(deps, collection.id, query),
+          () => searchDocuments(deps, collection.id, query, highlight),
           gone.signal,
         );
         sendAs(res, format, format === 'json' ? searchJson(result) : searchXml(result));

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { ParsedDoc, SearchParams } from '@hub/contracts';
 import type { AddedDocumentRows } from '../store/documents';
+import type { MarkedText } from './highlight/marked-text';
 
 export type { AddedDocumentRows };
 
@@ -53,6 +54,14 @@ export interface ChangeListener {
 /** The checked search parameters, for one collection. */
 export interface SearchQuery extends SearchParams {
   collectionId: string;
+  /** hl=1: an engine that marks matches itself returns its marks (SearchHits.highlights) */
+  highlight?: boolean;
+}
+
+/** An engine's own marks of a hit's title and body snippet (null: none for that field). */
+export interface EngineHighlight {
+  title: MarkedText | null;
+  body: MarkedText | null;
 }
 
 export interface SearchHits {
@@ -60,6 +69,8 @@ export interface SearchHits {
   numfound: number;
   /** documents.id of the requested page, in result order */
   docIds: string[];
+  /** with query.highlight, by documents.id: the engine's marks, when it makes its own */
+  highlights?: ReadonlyMap<string, EngineHighlight>;
 }
 
 /** The search engine behind the routes: Postgres (embedded default) or Meilisearch. */
