@@ -1,5 +1,6 @@
 import type * as MeiliModule from 'meilisearch' with { 'resolution-mode': 'import' };
 import { errorText } from '@hub/service-kit';
+import type { SearchHits } from '../search-index';
 import {
   indexSettings,
   readSearchResponse,
@@ -67,7 +68,7 @@ export interface MeiliGateway extends IndexSink {
   health(): Promise<void>;
   /** creates the index (primary key `id`) if missing and applies settings that differ */
   ensureIndex(): Promise<{ created: boolean; updated: string[] }>;
-  search(request: MeiliSearchRequest): Promise<{ numfound: number; docIds: string[] }>;
+  search(request: MeiliSearchRequest): Promise<SearchHits>;
   /** documents of one collection (id, dockey, doc_id, version), for reindex */
   listDocuments(
     collectionId: string,

@@ -1,6 +1,7 @@
 import { stemmedQuery } from '../analyser';
-import type { SearchQuery } from '../search-index';
-import { INTEGER_TEXT } from './document-mapping';
+import { readTagged, type HighlightTags } from '../highlight/fragment';
+import type { EngineHighlight, SearchHits, SearchQuery } from '../search-index';
+import { BODY_ATTRIBUTE, INTEGER_TEXT, TITLE_ATTRIBUTE } from './document-mapping';
 
 /** Pure: a search query as a Meilisearch search request (filter, sort, page), and its answer. */
 
@@ -83,6 +84,41 @@ export function pageWindow(start: number, len: number): PageWindow {
   }
 }
 
+/**
+ * The tags Meilisearch is asked to put around its matches (hl=1): private-use characters that
+ * documents practically never hold. The hit's marked text is read back with them (readTagged)
+ * and used only when it is the stored text (domain/highlights.ts); the client's own tags are
+ * put in when the answer is written, as for the Postgres engine.
+ */
+export const MEILI_HIGHLIGHT_TAGS: HighlightTags = { pre: '\uE000', post: '\uE001' };
+
+/**
+ * Length of the body snippet Meilisearch crops, in words (it counts words, where the Postgres
+ * engine's snippet counts SNIPPET_CHARS characters); no crop marker, like the Postgres engine.
+ */
+export const MEILI_CROP_WORDS = 24;
+
+/** What a search request asks of Meilisearch with hl=1: the title marked, the body cropped too. */
+export interface MeiliHighlightParams {
+  attributesToHighlight: string[];
+  highlightPreTag: string;
+  highlightPostTag: string;
+  attributesToCrop: string[];
+  cropLength: number;
+  cropMarker: string;
+}
+
+export function highlightParams(): MeiliHighlightParams {
+  return {
+    attributesToHighlight: [TITLE_ATTRIBUTE, BODY_ATTRIBUTE],
+    highlightPreTag: MEILI_HIGHLIGHT_TAGS.pre,
+    highlightPostTag: MEILI_HIGHLIGHT_TAGS.post,
+    attributesToCrop: [BODY_ATTRIBUTE],
+    cropLength: MEILI_CROP_WORDS,
+    cropMarker: '',
+  };
+}
+
 export interface MeiliSearchRequest {
   q: string;
   params: {
@@ -93,7 +129,7 @@ export interface MeiliSearchRequest {
     attributesToRetrieve: string[];
     matchingStrategy: 'all';
     locales: string[];
-  };
+  } & Partial<MeiliHighlightParams>;
   /** hits of the returned page to drop, then take `take` */
   skip: number;
   take: number;
@@ -103,7 +139,8 @@ export interface MeiliSearchRequest {
  * The search request of a query. matchingStrategy "all": every query word must match (as in the
  * Postgres engine); only doc_id is retrieved, the documents themselves come from Postgres.
  * Korean words go by their stems (the Postgres engine's particle rules): Meilisearch segments
- * `경복궁에서` into `경복궁` + `에서` and would require `에서` in the document too.
+ * `경복궁에서` into `경복궁` + `에서` and would require `에서` in the document too. With
+ * query.highlight, Meilisearch also marks the title and crops the body (highlightParams).
  */
 export function buildSearchRequest(query: SearchQuery): MeiliSearchRequest {
   const window = pageWindow(query.start, query.len);
@@ -118,24 +155,38 @@ export function buildSearchRequest(query: SearchQuery): MeiliSearchRequest {
       attributesToRetrieve: ['doc_id'],
       matchingStrategy: 'all',
       locales: ['kor', 'eng'],
+      ...(query.highlight ? highlightParams() : {}),
     },
     skip: window.skip,
     take: query.len,
   };
 }
 
-/** Search response → the requested slice of documents.id and the exact count. */
+/** A hit's `_formatted` title and body, read back as marks (null: missing or not paired). */
+function engineHighlight(hit: Record<string, unknown>): EngineHighlight {
+  const text = (hit._formatted as { text?: { title?: unknown; body?: unknown } } | undefined)?.text;
+  const read = (v: unknown) => (typeof v === 'string' ? readTagged(v, MEILI_HIGHLIGHT_TAGS) : null);
+  return { title: read(text?.title), body: read(text?.body) };
+}
+
+/**
+ * Search response → the requested slice of documents.id and the exact count, and with
+ * highlights asked for, each hit's marks by documents.id.
+ */
 export function readSearchResponse(
   request: MeiliSearchRequest,
   response: { hits: Array<Record<string, unknown>>; totalHits?: number },
-): { numfound: number; docIds: string[] } {
+): SearchHits {
   if (typeof response.totalHits !== 'number')
     throw new Error('Meilisearch answered without totalHits');
-  const docIds = response.hits.slice(request.skip, request.skip + request.take).map((hit) => {
+  const hits = response.hits.slice(request.skip, request.skip + request.take);
+  const docIds = hits.map((hit) => {
     const id = hit.doc_id;
     if (typeof id !== 'string' || !INTEGER_TEXT.test(id))
       throw new Error('Meilisearch hit without doc_id');
     return id;
   });
-  return { numfound: response.totalHits, docIds };
+  if (!request.params.attributesToHighlight) return { numfound: response.totalHits, docIds };
+  const highlights = new Map(hits.map((hit, i) => [docIds[i]!, engineHighlight(hit)]));
+  return { numfound: response.totalHits, docIds, highlights };
 }
