@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { normalise, spansOfTerms, terms, termSpans } from '../src/index/analyser';
-import { normaliseWithOffsets } from '../src/index/analysis/normal-form';
+import { traceNormalForm } from '../src/index/analysis/normal-form';
 
 /** [term, the text it was made from] of each term of `text`. */
 function spansOf(text: string): Array<[string, string]> {
@@ -94,19 +94,35 @@ describe('analyser: term spans', () => {
   });
 });
 
-describe('analyser: normal form with offsets', () => {
+describe('analyser: normal form traced', () => {
+  const spans = (text: string) => {
+    const trace = traceNormalForm(text);
+    return Array.from(trace.text, (_c, k) => trace.span(k, k + 1));
+  };
+
   test('When the text has no character that changes, every unit traces to itself', () => {
-    const n = normaliseWithOffsets('abc 서울');
-    expect(n.text).toBe('abc 서울');
-    expect([...n.from]).toEqual([0, 1, 2, 3, 4, 5]);
-    expect([...n.to]).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(traceNormalForm('abc 서울').text).toBe('abc 서울');
+    expect(spans('ab 서')).toEqual([
+      [0, 1],
+      [1, 2],
+      [2, 3],
+      [3, 4],
+    ]);
   });
 
   test('When a character becomes several (ﬁ) or several become one (e + accent), the pieces say so', () => {
-    const n = normaliseWithOffsets('ﬁe\u0301');
-    expect(n.text).toBe('fié');
-    expect([...n.from]).toEqual([0, 0, 1]);
-    expect([...n.to]).toEqual([1, 1, 3]);
+    expect(traceNormalForm('ﬁe\u0301').text).toBe('fié');
+    expect(spans('ﬁe\u0301')).toEqual([
+      [0, 1],
+      [0, 1],
+      [1, 3],
+    ]);
+  });
+
+  test('When a span is asked for, the text is traced only that far, and further on demand', () => {
+    const trace = traceNormalForm('ab ﬁ');
+    expect(trace.span(3, 5)).toEqual([3, 4]);
+    expect(trace.span(0, 2)).toEqual([0, 2]);
   });
 });
 
@@ -190,7 +206,9 @@ describe('analyser: spans of the query terms only (properties)', () => {
       fc.assert(
         fc.property(withWanted(text), ([t, wanted]) => {
           const set = new Set(wanted);
-          expect(spansOfTerms(t, set)).toEqual(termSpans(t).filter((s) => set.has(s.term)));
+          const all = termSpans(t).filter((s) => set.has(s.term));
+          expect(spansOfTerms(t, set)).toEqual(all);
+          expect(spansOfTerms(t, set, 2)).toEqual(all.slice(0, 2));
         }),
         { numRuns: 2000 },
       );

@@ -29,7 +29,7 @@
  */
 
 import { oneSyllableStem, queryStem, type RunStart } from './analysis/korean-particles';
-import { normalise, normaliseWithOffsets } from './analysis/normal-form';
+import { normalise, traceNormalForm } from './analysis/normal-form';
 
 export { normalise };
 
@@ -124,10 +124,11 @@ export interface TermSpan {
  * A span covers whole characters with their combining marks (see analysis/normal-form.ts).
  */
 export function termSpans(text: string, opts: AnalyserOptions = {}): TermSpan[] {
-  const normal = normaliseWithOffsets(text);
+  const normal = traceNormalForm(text);
   const out: TermSpan[] = [];
   scanTerms(normal.text, opts, (term, start, end) => {
-    out.push({ term, start: normal.from[start]!, end: normal.to[end - 1]! });
+    const [from, to] = normal.span(start, end);
+    out.push({ term, start: from, end: to });
   });
   return out;
 }
@@ -157,33 +158,35 @@ function isSurrogatePair(s: string, i: number): boolean {
 }
 
 /**
- * termSpans(text) of the terms in `wanted` only, at the cost of the words that can make one: a
- * term is always the start of the normal form at its offset (a whole or cut word, a bigram, a
- * stem syllable), so only the words whose normal form contains a wanted term are analysed,
- * each on its own as scanTerms analyses every word.
+ * termSpans(text) of the terms in `wanted` only, the first `maxSpans` of them, at the cost of
+ * the words that can make one: a term is always the start of the normal form at its offset (a
+ * whole or cut word, a bigram, a stem syllable), so only the words whose normal form contains
+ * a wanted term are analysed, each on its own as scanTerms analyses every word, in text order
+ * until `maxSpans` are found; the text is traced only as far as that.
  */
 export function spansOfTerms(
   text: string,
   wanted: ReadonlySet<string>,
+  maxSpans = Infinity,
   opts: AnalyserOptions = {},
 ): TermSpan[] {
-  const plain = normalise(text);
+  const normal = traceNormalForm(text);
   const words = new Map<number, number>();
   for (const term of wanted) {
     if (term === '') continue;
-    for (let at = plain.indexOf(term); at >= 0;) {
-      const [start, end] = wordAround(plain, at);
+    for (let at = normal.text.indexOf(term); at >= 0;) {
+      const [start, end] = wordAround(normal.text, at);
       words.set(start, end);
-      at = plain.indexOf(term, Math.max(at + 1, end));
+      at = normal.text.indexOf(term, Math.max(at + 1, end));
     }
   }
-  if (words.size === 0) return [];
-  const normal = normaliseWithOffsets(text);
   const out: TermSpan[] = [];
   for (const [start, end] of [...words].sort((a, b) => a[0] - b[0])) {
+    if (out.length >= maxSpans) break;
     scanTerms(normal.text.slice(start, end), opts, (term, s, e) => {
-      if (wanted.has(term))
-        out.push({ term, start: normal.from[start + s]!, end: normal.to[start + e - 1]! });
+      if (!wanted.has(term) || out.length >= maxSpans) return;
+      const [from, to] = normal.span(start + s, start + e);
+      out.push({ term, start: from, end: to });
     });
   }
   return out;

@@ -1,17 +1,17 @@
 /**
  * The form the analyser compares text in: NFKC, then lower case (locale-independent). And the
- * same form with, for every UTF-16 unit of it, the piece of the original text it came from, so
- * that a term found in the normal form can be traced back to what a reader sees (highlights).
+ * same form traced back to the text it came from, so that a term found in the normal form can
+ * be shown where a reader sees it (highlights).
  *
- * The trace normalises the text piece by piece and checks, unit by unit, that the pieces give
- * exactly the normal form of the whole text; the terms are always made from the whole text's
- * normal form, so tracing never changes a term. A piece is a character with every following
- * character that NFKC may combine with it (combining marks, vowel and final jamo,
- * compatibility jamo, halfwidth kana voicing marks), so a span never splits a character from its marks or
- * a syllable from its jamo. Lower case differs only at a final sigma (σ or ς by its
- * neighbours: same length), which the check allows. Should the pieces ever not add up,
- * coarser pieces are tried (split at white space only), and at worst the whole text is one
- * piece: the trace is then exact but coarse, never wrong.
+ * The trace walks the text piece by piece, only as far as it is asked to, and checks every
+ * unit a piece gives against the whole text's normal form; the terms are always made from the
+ * whole text's normal form, so tracing never changes a term. A piece is a character with every
+ * following character NFKC may combine with it (combining marks, vowel and final jamo,
+ * compatibility jamo, kana voicing marks), so a span never splits a character from its marks
+ * or a syllable from its jamo. Lower case differs only at a final sigma (σ or ς by its
+ * neighbours: same length), which the check allows. A piece whose units do not match is
+ * taken again as its whole run of white space or non-space, and should that not match either,
+ * the rest of the text is one piece: the trace is then coarse there, never wrong.
  */
 
 /** NFKC + lower case: the form both documents and queries are compared in. */
@@ -19,13 +19,15 @@ export function normalise(text: string): string {
   return text.normalize('NFKC').toLowerCase();
 }
 
-export interface NormalisedText {
+/** The normal form of a text, and where each part of it came from in the text. */
+export interface NormalTrace {
   /** normalise(original) */
   readonly text: string;
-  /** for each UTF-16 unit of `text`: where its piece of the original starts … */
-  readonly from: Int32Array;
-  /** … and ends (exclusive), in UTF-16 units of the original */
-  readonly to: Int32Array;
+  /**
+   * The part of the original that units [start, end) of `text` came from: [from, to) in
+   * UTF-16 units of the original, on character boundaries.
+   */
+  span(start: number, end: number): [number, number];
 }
 
 const MARK = /\p{M}/u;
@@ -85,7 +87,10 @@ const byWhiteSpace: PieceRule = (text, i) => {
   return j;
 };
 
-const wholeText: PieceRule = (text) => text.length;
+const restOfText: PieceRule = (text) => text.length;
+
+/** The rules a piece is tried with, finest first; the last always fits. */
+const RULES = [byCharacter, byWhiteSpace, restOfText];
 
 /**
  * The normal form of a single BMP character that needs no call to normalize(): ASCII (lower
@@ -104,44 +109,63 @@ function sameUnit(a: number, b: number): boolean {
   return a === b || ((a === SIGMA || a === FINAL_SIGMA) && (b === SIGMA || b === FINAL_SIGMA));
 }
 
-/** Traces `normal` (the whole text's normal form) piece by piece; false when they differ. */
-function trace(
-  original: string,
-  normal: string,
-  rule: PieceRule,
-  from: Int32Array,
-  to: Int32Array,
-): boolean {
-  let k = 0;
-  for (let i = 0; i < original.length;) {
-    const j = rule(original, i);
+/**
+ * The normal form of `original`, traced lazily: span() walks only as far as it is asked to
+ * (highlighting looks at the words it needs, not at every word of a long field).
+ */
+export function traceNormalForm(original: string): NormalTrace {
+  const normal = normalise(original);
+  const from = new Int32Array(normal.length);
+  const to = new Int32Array(normal.length);
+  let i = 0; // the original is traced up to here …
+  let k = 0; // … and the normal form up to here
+
+  /** Records the piece [i, j) when its units are the next ones of the normal form. */
+  function take(j: number): boolean {
     const simple = j === i + 1 ? simpleUnit(original.charCodeAt(i)) : -1;
     if (simple >= 0) {
       if (k >= normal.length || normal.charCodeAt(k) !== simple) return false;
       from[k] = i;
       to[k++] = j;
-    } else {
-      const piece = normalise(original.slice(i, j));
-      if (k + piece.length > normal.length) return false;
-      for (let u = 0; u < piece.length; u++) {
-        if (!sameUnit(normal.charCodeAt(k), piece.charCodeAt(u))) return false;
-        from[k] = i;
-        to[k++] = j;
-      }
+      return true;
     }
-    i = j;
+    const piece = normalise(original.slice(i, j));
+    if (k + piece.length > normal.length) return false;
+    for (let u = 0; u < piece.length; u++) {
+      if (!sameUnit(normal.charCodeAt(k + u), piece.charCodeAt(u))) return false;
+    }
+    from.fill(i, k, k + piece.length);
+    to.fill(j, k, k + piece.length);
+    k += piece.length;
+    return true;
   }
-  return k === normal.length;
-}
 
-/** normalise(original), each of its units traced to the piece of `original` it came from. */
-export function normaliseWithOffsets(original: string): NormalisedText {
-  const text = normalise(original);
-  const from = new Int32Array(text.length);
-  const to = new Int32Array(text.length);
-  for (const rule of [byCharacter, byWhiteSpace]) {
-    if (trace(original, text, rule, from, to)) return { text, from, to };
+  /** Traces pieces until unit `unit` of the normal form has its span. */
+  function traceTo(unit: number): void {
+    while (k <= unit && i < original.length) {
+      let j = original.length;
+      for (const rule of RULES) {
+        const end = rule(original, i);
+        if (end === original.length || take(end)) {
+          j = end;
+          break;
+        }
+      }
+      if (j === original.length) {
+        // the rest of the text, as one piece, gave whatever of the normal form is left
+        from.fill(i, k);
+        to.fill(j, k);
+        k = normal.length;
+      }
+      i = j;
+    }
   }
-  trace(original, text, wholeText, from, to);
-  return { text, from, to };
+
+  return {
+    text: normal,
+    span(start, end) {
+      traceTo(end - 1);
+      return [from[start]!, to[end - 1]!];
+    },
+  };
 }

@@ -23,6 +23,12 @@ export interface Match {
  */
 export const EXAMINED_UNITS = 65_536;
 
+/**
+ * Most term spans of one field that are marked (the first ones): bounds the analysis of a
+ * field where the query's words occur everywhere; a snippet is chosen among them.
+ */
+export const MAX_SPANS = 512;
+
 const WHITE_SPACE = /\s/u;
 
 function isHigh(code: number): boolean {
@@ -54,7 +60,7 @@ export function findMatches(
   wanted: ReadonlySet<string>,
   limit = EXAMINED_UNITS,
 ): Match[] {
-  const spans = spansOfTerms(text.slice(0, examinedLength(text, limit)), wanted);
+  const spans = spansOfTerms(text.slice(0, examinedLength(text, limit)), wanted, MAX_SPANS);
   spans.sort((a, b) => a.start - b.start || a.end - b.end);
   const out: Array<{ start: number; end: number; terms: Set<string> }> = [];
   for (const span of spans) {

@@ -26,30 +26,48 @@ const BOUNDARY_REACH = 20;
 
 const WHITE_SPACE = /\s/u;
 
-/** Code point boundaries of text[0, upTo): boundary[c] is where code point c starts. */
-function boundaries(text: string, upTo: number): Int32Array {
-  const out = new Int32Array(upTo + 1);
+/** The characters (code points) of text[0, upTo): where character c starts, and back. */
+interface Chars {
+  readonly count: number;
+  unit(c: number): number;
+  /** the character that starts at a UTF-16 offset on a character boundary */
+  char(unit: number): number;
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+function charsOf(text: string, upTo: number): Chars {
+  if (!SURROGATE.test(text.slice(0, upTo))) return { count: upTo, unit: (c) => c, char: (u) => u };
+  const starts = new Int32Array(upTo + 1);
   let n = 0;
   for (let i = 0; i < upTo;) {
-    out[n++] = i;
+    starts[n++] = i;
     const code = text.charCodeAt(i);
     const low = text.charCodeAt(i + 1);
     i += code >= 0xd800 && code <= 0xdbff && low >= 0xdc00 && low <= 0xdfff ? 2 : 1;
   }
-  out[n] = upTo;
-  return out.subarray(0, n + 1);
+  starts[n] = upTo;
+  return {
+    count: n,
+    unit: (c) => starts[c]!,
+    char(unit) {
+      let lo = 0;
+      let hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (starts[mid]! < unit) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    },
+  };
 }
 
-/** The code point index of a UTF-16 offset that is a code point boundary. */
-function charIndex(bounds: Int32Array, offset: number): number {
-  let lo = 0;
-  let hi = bounds.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (bounds[mid]! < offset) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+/** `at`, or just after it when it falls inside a surrogate pair. */
+function characterBoundary(text: string, at: number): number {
+  const low = text.charCodeAt(at);
+  const high = text.charCodeAt(at - 1);
+  return low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? at + 1 : at;
 }
 
 /** The run of matches [first, last] the window is built around. */
@@ -93,26 +111,27 @@ export function snippet(
   maxChars = SNIPPET_CHARS,
 ): MarkedText {
   const lastMatchEnd = matches.at(-1)?.end ?? 0;
-  const bounds = boundaries(text, Math.min(text.length, lastMatchEnd + 2 * maxChars));
-  const chars = bounds.length - 1;
-  const textAfter = bounds[chars]! < text.length;
-  if (!textAfter && chars <= maxChars) return windowOf(text, matches, 0, text.length);
+  const upTo = characterBoundary(text, Math.min(text.length, lastMatchEnd + 2 * maxChars));
+  const chars = charsOf(text, upTo);
+  const count = chars.count;
+  const textAfter = upTo < text.length;
+  if (!textAfter && count <= maxChars) return windowOf(text, matches, 0, text.length);
   const isSpace = (c: number) =>
-    WHITE_SPACE.test(String.fromCodePoint(text.codePointAt(bounds[c]!)!));
+    WHITE_SPACE.test(String.fromCodePoint(text.codePointAt(chars.unit(c))!));
 
   // the characters [keepFrom, keepTo) stay in the window: the densest run of matches
   let keepFrom = 0;
   let keepTo = 0;
   let start = 0;
   if (matches.length > 0) {
-    const startOf = (m: Match) => charIndex(bounds, m.start);
-    const endOf = (m: Match) => charIndex(bounds, m.end);
+    const startOf = (m: Match) => chars.char(m.start);
+    const endOf = (m: Match) => chars.char(m.end);
     const [first, last] = densestRun(matches, startOf, endOf, maxChars);
     keepFrom = startOf(matches[first]!);
     keepTo = Math.min(endOf(matches[last]!), keepFrom + maxChars);
     start = Math.max(0, keepFrom - Math.floor((maxChars - (keepTo - keepFrom)) / 2));
   }
-  let end = Math.min(chars, start + maxChars);
+  let end = Math.min(count, start + maxChars);
   start = Math.max(0, end - maxChars);
 
   // word boundaries: start after white space, end before it, never cutting into the run
@@ -122,7 +141,7 @@ export function snippet(
       break;
     }
   }
-  if (end < chars || textAfter) {
+  if (end < count || textAfter) {
     for (let c = end; c >= Math.max(keepTo, start + 1, end - BOUNDARY_REACH); c--) {
       if (isSpace(c)) {
         end = c;
@@ -132,7 +151,7 @@ export function snippet(
   }
   while (start < keepFrom && isSpace(start)) start++;
   while (end > Math.max(keepTo, start) && isSpace(end - 1)) end--;
-  return windowOf(text, matches, bounds[start]!, bounds[end]!);
+  return windowOf(text, matches, chars.unit(start), chars.unit(end));
 }
 
 /** text[from, to) with the parts of the matches inside it. */
