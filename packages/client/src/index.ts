@@ -1,30 +1,9 @@
 export { FeedClient, type FeedClientOptions } from './feed/feed-client.js';
-export type {
-  FeedBody,
-  FeedDocument,
-  FeedEnclosure,
-  FeedItem,
-  FeedItemInput,
-  FeedNotModified,
-  FeedRead,
-  FeedReadOptions,
-  PublishedItem,
-  PublishResult,
-} from './feed/feed-types.js';
+// the types of the clients' options, inputs and answers: all that feed-types.ts and
+// search-types.ts export
+export type * from './feed/feed-types.js';
 export { SearchClient, type SearchClientOptions } from './search/search-client.js';
-export type {
-  AddOptions,
-  DeleteOptions,
-  ScoreValue,
-  SearchDoc,
-  SearchFacets,
-  SearchOptions,
-  SearchResult,
-  SearchResultDoc,
-  SearchStatus,
-  UpdateFieldOptions,
-  UpdateOptions,
-} from './search/search-types.js';
+export type * from './search/search-types.js';
 export {
   FeedError,
   FeedLinkConflictError,

@@ -119,6 +119,23 @@ describe('SearchClient', () => {
     expect(result.facets).toEqual({ categories: { '3': 120, '2147483647': 1 } });
   });
 
+  it('Search with hl sends hl=1 and the tags, and reads the highlight fields', async () => {
+    const body =
+      '{"querytime":1,"start":0,"numfound":1,"docs":[{"dockey":"k","icontents_title":"a <b>",' +
+      '"categories":[],"highlight_title":"<em>a</em> &lt;b&gt;","highlight_body":"b"}]}';
+    const json = { status: 200, body, headers: JSON_HEADERS };
+    const { fetch, search } = client(json, json, json);
+    const result = await search.search({ q: 'a', hl: true, hl_pre: '[', hl_post: ']' });
+    expect(result.docs[0]?.highlight_title).toBe('<em>a</em> &lt;b&gt;');
+    await search.search({ q: 'a', hl: false, hl_pre: '[' });
+    await search.search({ q: 'a', hl_pre: '[' });
+    expect(fetch.calls.map((c) => c.url.split('&').slice(2).join('&'))).toEqual([
+      'hl=1&hl_pre=%5B&hl_post=%5D',
+      'hl=0',
+      '',
+    ]);
+  });
+
   it('Status reads {base_url}/v2/{cid}/status/json', async () => {
     const body = '{"search_status":"true","document_count":5}';
     const { fetch, search } = client({ status: 200, body, headers: JSON_HEADERS });

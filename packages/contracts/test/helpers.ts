@@ -1,4 +1,7 @@
-/** What the contract tests share: reading a Result, and a doc body to give parseDoc. */
+/**
+ * What the contract tests share: reading a Result, a doc body to give parseDoc, and tables of
+ * calls and their results.
+ */
 import type { ContractError, Result } from '../src';
 
 export function errorOf<T>(r: Result<T>): ContractError | undefined {
@@ -29,4 +32,18 @@ export function doc(members: Record<string, string> = {}): string {
     .filter(([, v]) => v !== 'OMIT')
     .map(([k, v]) => `${JSON.stringify(k)}:${v}`);
   return `{${parts.join(',')}}`;
+}
+
+/**
+ * One test per case, named `title` (it.each: the case's values fill its placeholders): a case
+ * is fn's arguments and then what fn gives for them (toEqual).
+ */
+export function testCalls<A extends unknown[], R>(
+  title: string,
+  fn: (...args: A) => R,
+  cases: readonly (readonly [...A, R])[],
+): void {
+  it.each(cases as unknown as unknown[][])(title, (...row) => {
+    expect(fn(...(row.slice(0, -1) as A))).toEqual(row.at(-1));
+  });
 }

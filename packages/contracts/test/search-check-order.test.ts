@@ -5,14 +5,10 @@ import {
   parseFieldUpdate,
   SEARCH_ERRORS,
   type ContractError,
-  type Result,
 } from '../src';
+import { errorOf } from './helpers';
 
 const { common: C, add: A, update: U, fieldUpdate: F } = SEARCH_ERRORS;
-
-function errorOf<T>(r: Result<T>): ContractError | undefined {
-  return r.ok ? undefined : r.error;
-}
 
 /** The add route as the services chain it: dockey, then doc (force never fails). */
 function addRequest(

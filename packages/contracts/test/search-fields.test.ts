@@ -7,6 +7,7 @@ import {
   RESERVED_FIELDS,
   RESERVED_NAME_PARTS,
 } from '../src';
+import { testCalls } from './helpers';
 
 describe('field types and reserved fields', () => {
   it('has the three field types of the spec', () => {
@@ -85,14 +86,12 @@ describe('reserved-name rule', () => {
     expect(isValidFieldName(name)).toBe(false);
   });
 
-  it.each([
+  testCalls('%s is a %s field', fieldKind, [
     ['contents_author', 'contents'],
     ['icontents_tag', 'icontents'],
     ['score_view', 'score'],
     ['contents_url2', 'contents'],
     ['score_titles', 'score'],
     ['categories', 'categories'],
-  ])('%s is a %s field', (name, kind) => {
-    expect(fieldKind(name)).toBe(kind);
-  });
+  ]);
 });

@@ -11,6 +11,7 @@ import {
   SEARCH_LIMITS,
   utf8ByteLength,
 } from '../src';
+import { testCalls } from './helpers';
 
 describe('SEARCH_LIMITS', () => {
   it('has the values of the spec Limits table', () => {
@@ -87,16 +88,19 @@ describe('parseThumbnailSize', () => {
 });
 
 describe('int64 text', () => {
+  /** parseScoreValue reads text as `read` (null: not int64 integer text); isInt64Text agrees. */
+  const expectRead = (text: string, read: string | null) => {
+    expect(parseScoreValue(text)).toBe(read);
+    expect(isInt64Text(text)).toBe(read !== null);
+  };
+
   it.each([
     ['9223372036854775807', '9223372036854775807'],
     ['-9223372036854775808', '-9223372036854775808'],
     ['00009223372036854775807', '9223372036854775807'],
     ['-0', '0'],
     ['12', '12'],
-  ])('parseScoreValue(%p) is %p', (text, expected) => {
-    expect(parseScoreValue(text)).toBe(expected);
-    expect(isInt64Text(text)).toBe(true);
-  });
+  ])('parseScoreValue(%p) is %p', expectRead);
 
   it.each([
     '9223372036854775808',
@@ -109,47 +113,38 @@ describe('int64 text', () => {
     '-',
     ' 1',
     '0x1',
-  ])('%p is not int64 integer text', (text) => {
-    expect(parseScoreValue(text)).toBeNull();
-    expect(isInt64Text(text)).toBe(false);
-  });
+  ])('%p is not int64 integer text', (text) => expectRead(text, null));
 
-  it.each([
+  testCalls('checkUnixTime(%p)', checkUnixTime, [
     ['0', { ok: true, value: '0' }],
     ['253402300799', { ok: true, value: '253402300799' }],
     ['253402300800', { ok: false, reason: 'too-big' }],
     ['1' + '0'.repeat(30), { ok: false, reason: 'too-big' }],
     ['-1', { ok: false, reason: 'invalid' }],
     ['1.5', { ok: false, reason: 'invalid' }],
-  ])('checkUnixTime(%p)', (text, expected) => {
-    expect(checkUnixTime(text)).toEqual(expected);
-  });
+  ]);
 });
 
 describe('text helpers', () => {
-  it.each([
+  testCalls('utf8ByteLength(%p) is %i', utf8ByteLength, [
     ['', 0],
     ['abc', 3],
     ['é', 2],
     ['가', 3],
     ['\u{1F600}', 4],
     ['\uD800', 3],
-  ])('utf8ByteLength(%p) is %i', (s, n) => {
-    expect(utf8ByteLength(s)).toBe(n);
-  });
+  ]);
 
-  it.each([
+  testCalls('hasNulOrLoneSurrogate(%p) is %p', hasNulOrLoneSurrogate, [
     ['a\u0000', true],
     ['\uD800', true],
     ['\uDC00a', true],
     ['\uDE00\uD83D', true],
     ['\u{1F600}', false],
     ['plain', false],
-  ])('hasNulOrLoneSurrogate(%p) is %p', (s, expected) => {
-    expect(hasNulOrLoneSurrogate(s)).toBe(expected);
-  });
+  ]);
 
-  it.each([
+  testCalls('hasBadJsonEscape(%s) is %p', hasBadJsonEscape, [
     ['"\\u0000"', true],
     ['"\\uD800"', true],
     ['"\\uDC00"', true],
@@ -158,18 +153,14 @@ describe('text helpers', () => {
     ['"\\\\u0000"', false],
     ['"\\\\\\u0000"', true],
     ['"\\n\\t\\u0041"', false],
-  ])('hasBadJsonEscape(%s) is %p', (s, expected) => {
-    expect(hasBadJsonEscape(s)).toBe(expected);
-  });
+  ]);
 
-  it.each([
+  testCalls('parseDigits(%p, %i) is %p', parseDigits, [
     ['0', 10, 0],
     ['010', 10, 10],
     ['11', 10, null],
     ['', 10, null],
     ['-1', 10, null],
     ['9'.repeat(30), Number.MAX_SAFE_INTEGER, null],
-  ])('parseDigits(%p, %i) is %p', (s, max, expected) => {
-    expect(parseDigits(s, max)).toBe(expected);
-  });
+  ]);
 });

@@ -1,5 +1,11 @@
-import { parseDockey, parseFieldUpdate, parseForce, SEARCH_ERRORS } from '../src';
-import { errorOf, labelled, value } from './helpers';
+import {
+  parseDockey,
+  parseFieldUpdate,
+  parseForce,
+  SEARCH_ERRORS,
+  type ContractError,
+} from '../src';
+import { errorOf, labelled, testCalls, value } from './helpers';
 
 const F = SEARCH_ERRORS.fieldUpdate;
 
@@ -51,7 +57,7 @@ describe('parseDockey', () => {
 });
 
 describe('parseForce', () => {
-  it.each([
+  testCalls('When force is %p, it means %p (only "1" means 1)', parseForce, [
     [undefined, false],
     [null, false],
     ['', false],
@@ -61,50 +67,56 @@ describe('parseForce', () => {
     ['true', false],
     [' 1', false],
     ['01', false],
-  ])('When force is %p, it means %p (only "1" means 1)', (raw, expected) => {
-    expect(parseForce(raw)).toBe(expected);
-  });
+  ]);
 });
 
 describe('parseFieldUpdate', () => {
-  it.each(
-    labelled<string | null | undefined>([
-      ['missing', undefined, F.fieldnameNull],
-      ['null', null, F.fieldnameNull],
-      ['empty', '', F.fieldnameEmpty],
-      ['whitespace only', '  ', F.fieldnameEmpty],
-      ['not {type}_{name}', 'view', F.fieldnameInvalid],
-      ['an unknown type', 'number_view', F.fieldnameInvalid],
-      ['a name with a dash', 'score_a-b', F.fieldnameInvalid],
-      ['padded with spaces', ' score_view', F.fieldnameInvalid],
-      ['a reserved name part under score', 'score_title', F.fieldnameInvalid],
-      ['a reserved name part under score (image)', 'score_image', F.fieldnameInvalid],
-      ['a contents field', 'contents_author', F.fieldtypeInvalid],
-      ['an icontents field', 'icontents_tag', F.fieldtypeInvalid],
-      ['the reserved title', 'icontents_title', F.fieldtypeInvalid],
-      ['categories', 'categories', F.fieldtypeInvalid],
-    ]),
-  )('When fieldname is %s, parseFieldUpdate answers %s', (_what, _label, fieldname, expected) => {
-    expect(errorOf(parseFieldUpdate({ fieldname, fieldvalue: '1' }))).toBe(expected);
-  });
+  /**
+   * One test per [what, value, error] case: parseFieldUpdate with `name` = value (the other
+   * field valid: score_view, 1) answers error.
+   */
+  const refuses = (
+    name: 'fieldname' | 'fieldvalue',
+    cases: [string, string | null | undefined, ContractError][],
+  ) =>
+    it.each(labelled(cases))(
+      `When ${name} is %s, parseFieldUpdate answers %s`,
+      (_what, _label, raw, expected) => {
+        const input = { fieldname: 'score_view', fieldvalue: '1', [name]: raw };
+        expect(errorOf(parseFieldUpdate(input))).toBe(expected);
+      },
+    );
 
-  it.each(
-    labelled<string | null | undefined>([
-      ['missing', undefined, F.fieldvalueNull],
-      ['null', null, F.fieldvalueNull],
-      ['empty', '', F.fieldvalueInvalid],
-      ['a float', '1.5', F.fieldvalueInvalid],
-      ['1.0', '1.0', F.fieldvalueInvalid],
-      ['an exponent', '1e3', F.fieldvalueInvalid],
-      ['a plus sign', '+1', F.fieldvalueInvalid],
-      ['padded', ' 1', F.fieldvalueInvalid],
-      ['a word', 'ten', F.fieldvalueInvalid],
-      ['int64 max + 1', '9223372036854775808', F.fieldvalueInvalid],
-      ['int64 min - 1', '-9223372036854775809', F.fieldvalueInvalid],
-    ]),
-  )('When fieldvalue is %s, parseFieldUpdate answers %s', (_what, _label, fieldvalue, expected) => {
-    expect(errorOf(parseFieldUpdate({ fieldname: 'score_view', fieldvalue }))).toBe(expected);
-  });
+  refuses('fieldname', [
+    ['missing', undefined, F.fieldnameNull],
+    ['null', null, F.fieldnameNull],
+    ['empty', '', F.fieldnameEmpty],
+    ['whitespace only', '  ', F.fieldnameEmpty],
+    ['not {type}_{name}', 'view', F.fieldnameInvalid],
+    ['an unknown type', 'number_view', F.fieldnameInvalid],
+    ['a name with a dash', 'score_a-b', F.fieldnameInvalid],
+    ['padded with spaces', ' score_view', F.fieldnameInvalid],
+    ['a reserved name part under score', 'score_title', F.fieldnameInvalid],
+    ['a reserved name part under score (image)', 'score_image', F.fieldnameInvalid],
+    ['a contents field', 'contents_author', F.fieldtypeInvalid],
+    ['an icontents field', 'icontents_tag', F.fieldtypeInvalid],
+    ['the reserved title', 'icontents_title', F.fieldtypeInvalid],
+    ['categories', 'categories', F.fieldtypeInvalid],
+  ]);
+
+  refuses('fieldvalue', [
+    ['missing', undefined, F.fieldvalueNull],
+    ['null', null, F.fieldvalueNull],
+    ['empty', '', F.fieldvalueInvalid],
+    ['a float', '1.5', F.fieldvalueInvalid],
+    ['1.0', '1.0', F.fieldvalueInvalid],
+    ['an exponent', '1e3', F.fieldvalueInvalid],
+    ['a plus sign', '+1', F.fieldvalueInvalid],
+    ['padded', ' 1', F.fieldvalueInvalid],
+    ['a word', 'ten', F.fieldvalueInvalid],
+    ['int64 max + 1', '9223372036854775808', F.fieldvalueInvalid],
+    ['int64 min - 1', '-9223372036854775809', F.fieldvalueInvalid],
+  ]);
 
   it.each([
     ['9223372036854775807', '9223372036854775807'],

@@ -1,5 +1,5 @@
 import { parseReturnType, parseSearchParams, SEARCH_ERRORS, type ContractError } from '../src';
-import type { SearchParamsInput } from '../src';
+import type { SearchParams, SearchParamsInput } from '../src';
 import { errorOf, value } from './helpers';
 
 const S = SEARCH_ERRORS.search;
@@ -19,6 +19,25 @@ describe('parseReturnType', () => {
 
 describe('parseSearchParams', () => {
   const search = (raw: Partial<SearchParamsInput>) => parseSearchParams({ q: 'news', ...raw });
+
+  /** One test per [value, read] case: search() with `name` = value reads `name` as read. */
+  const reads = <N extends keyof SearchParams & keyof SearchParamsInput>(
+    name: N,
+    readFormat: '%i' | '%p',
+    cases: [string, SearchParams[N]][],
+  ) =>
+    it.each(cases)(`When ${name} is %p, parseSearchParams reads ${readFormat}`, (raw, read) => {
+      expect(value(search({ [name]: raw }))[name]).toEqual(read);
+    });
+
+  /** One test per value: search() with `name` = value answers `error`. */
+  const refuses = (name: keyof SearchParamsInput, error: ContractError, raws: string[]) =>
+    it.each(raws)(
+      `When ${name} is %p, parseSearchParams answers ${error.status} ${error.text}`,
+      (raw) => {
+        expect(errorOf(search({ [name]: raw }))).toBe(error);
+      },
+    );
 
   it('applies the defaults', () => {
     expect(value(search({}))).toEqual({
@@ -64,7 +83,7 @@ describe('parseSearchParams', () => {
     expect(errorOf(search({ q }))).toBe(S.qInvalidEncoding);
   });
 
-  it.each([
+  reads('ca', '%p', [
     ['1', [1]],
     ['1,2,3', [1, 2, 3]],
     [' 1 , 2 ', [1, 2]],
@@ -72,16 +91,21 @@ describe('parseSearchParams', () => {
     ['007', [7]],
     ['2147483647', [2147483647]],
     ['1,2,3,4,5,6,7,8,9,10,11,12', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]],
-  ])('When ca is %p, parseSearchParams reads %p', (ca, expected) => {
-    expect(value(search({ ca })).ca).toEqual(expected);
-  });
+  ]);
 
-  it.each(['a', '1,', ',1', '1,,2', '-1', '+1', '1.5', '1e3', '2147483648', '1;2', '1 2'])(
-    'When ca is %p, parseSearchParams answers 400 ca parameter is invalid',
-    (ca) => {
-      expect(errorOf(search({ ca }))).toBe(S.caInvalid);
-    },
-  );
+  refuses('ca', S.caInvalid, [
+    'a',
+    '1,',
+    ',1',
+    '1,,2',
+    '-1',
+    '+1',
+    '1.5',
+    '1e3',
+    '2147483648',
+    '1;2',
+    '1 2',
+  ]);
 
   it.each([
     ['1,2,3,4,5,6,7,8,9,10', 10],
@@ -90,43 +114,24 @@ describe('parseSearchParams', () => {
     expect(value(search({ ex_ca: exCa })).exCa).toHaveLength(n);
   });
 
-  it.each(['1,2,3,4,5,6,7,8,9,10,11', 'x', '1,,2', '-3'])(
-    'When ex_ca is %p, parseSearchParams answers 400 ex_ca parameter is invalid',
-    (exCa) => {
-      expect(errorOf(search({ ex_ca: exCa }))).toBe(S.exCaInvalid);
-    },
-  );
+  refuses('ex_ca', S.exCaInvalid, ['1,2,3,4,5,6,7,8,9,10,11', 'x', '1,,2', '-3']);
 
-  it.each([
+  reads('start', '%i', [
     ['0', 0],
     ['10', 10],
     ['989', 989],
     ['990', 990],
-  ])('When start is %p, parseSearchParams reads %i', (start, expected) => {
-    expect(value(search({ start })).start).toBe(expected);
-  });
+  ]);
 
-  it.each(['-1', '991', '1000', '1.0', 'abc', '+1', '1e2', '0x10'])(
-    'When start is %p, parseSearchParams answers 400 start parameter is invalid',
-    (start) => {
-      expect(errorOf(search({ start }))).toBe(S.startInvalid);
-    },
-  );
+  refuses('start', S.startInvalid, ['-1', '991', '1000', '1.0', 'abc', '+1', '1e2', '0x10']);
 
-  it.each([
+  reads('len', '%i', [
     ['10', 10],
     ['55', 55],
     ['100', 100],
-  ])('When len is %p, parseSearchParams reads %i', (len, expected) => {
-    expect(value(search({ len })).len).toBe(expected);
-  });
+  ]);
 
-  it.each(['9', '0', '101', '-10', '10.5', 'ten'])(
-    'When len is %p, parseSearchParams answers 400 len parameter is invalid',
-    (len) => {
-      expect(errorOf(search({ len }))).toBe(S.lenInvalid);
-    },
-  );
+  refuses('len', S.lenInvalid, ['9', '0', '101', '-10', '10.5', 'ten']);
 
   it('When start is 990, len is fixed at 10', () => {
     expect(value(search({ start: '990', len: '100' })).len).toBe(10);
@@ -136,42 +141,30 @@ describe('parseSearchParams', () => {
     expect(errorOf(search({ start: '990', len: '500' }))).toBe(S.lenInvalid);
   });
 
-  it.each([
+  reads('sort', '%i', [
     ['0', 0],
     ['1', 1],
-  ])('When sort is %p, parseSearchParams reads %i', (sort, expected) => {
-    expect(value(search({ sort })).sort).toBe(expected);
-  });
+  ]);
 
-  it.each(['2', '-1', 'date', '01', 'true'])(
-    'When sort is %p, parseSearchParams answers 400 sort parameter is invalid',
-    (sort) => {
-      expect(errorOf(search({ sort }))).toBe(S.sortInvalid);
-    },
-  );
+  refuses('sort', S.sortInvalid, ['2', '-1', 'date', '01', 'true']);
 
-  it.each([
+  reads('startdate', '%p', [
     ['0', '0'],
     ['1700000000', '1700000000'],
     ['253402300799', '253402300799'],
     ['0001700000000', '1700000000'],
-  ])('When startdate is %p, parseSearchParams reads %p', (startdate, expected) => {
-    expect(value(search({ startdate })).startdate).toBe(expected);
-  });
+  ]);
 
-  it.each(['-1', '1.5', 'yesterday', '253402300800', '1700000000000', '2024-01-01'])(
-    'When startdate is %p, parseSearchParams answers 400 startdate parameter is invalid',
-    (startdate) => {
-      expect(errorOf(search({ startdate }))).toBe(S.startdateInvalid);
-    },
-  );
+  refuses('startdate', S.startdateInvalid, [
+    '-1',
+    '1.5',
+    'yesterday',
+    '253402300800',
+    '1700000000000',
+    '2024-01-01',
+  ]);
 
-  it.each(['-1', 'x', '253402300800'])(
-    'When enddate is %p, parseSearchParams answers 400 enddate parameter is invalid',
-    (enddate) => {
-      expect(errorOf(search({ enddate }))).toBe(S.enddateInvalid);
-    },
-  );
+  refuses('enddate', S.enddateInvalid, ['-1', 'x', '253402300800']);
 
   it('When enddate is before startdate, parseSearchParams answers 400 enddate parameter is invalid', () => {
     expect(errorOf(search({ startdate: '200', enddate: '100' }))).toBe(S.enddateInvalid);

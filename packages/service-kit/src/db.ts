@@ -3,6 +3,7 @@ import pg from 'pg';
 import { runner } from 'node-pg-migrate';
 import type { ConfigReader } from './config';
 import { createLogger, type Logger } from './logger';
+import { reportUnavailable } from './pg/unavailable';
 
 // int8 (bigint) columns come back as strings so int64 values stay exact.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => v);
@@ -15,6 +16,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => v);
  * connection): pg's own queue of waiting queries is unbounded, so under a flood requests
  * would wait on it for ever; with the bound, a query that waited that long fails (and its
  * request answers its 503 row). 0 (the default, for background pools and tools): no bound.
+ * A failure that is not the server's (that wait timing out, the connection lost) is rethrown
+ * as a DatabaseUnavailableError (pg/unavailable).
  */
 export function createPool(
   connectionString: string,
@@ -43,6 +46,7 @@ export function createPool(
     });
     logger.error({ err: safe }, 'database pool: an idle client failed');
   });
+  reportUnavailable(pool);
   return pool;
 }
 

@@ -16,6 +16,7 @@ export * from './if-none-match';
 export * from './xml-chars';
 export * from './pg/transaction';
 export * from './pg/listen';
+export { DatabaseUnavailableError } from './pg/unavailable';
 export * from './worker/wakeup';
 export * from './worker/backoff';
 export * from './worker/worker-loop';

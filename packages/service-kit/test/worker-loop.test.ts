@@ -1,20 +1,28 @@
 import { backoffMs } from '../src/worker/backoff';
-import { createWorkerLoop, drainWork } from '../src/worker/worker-loop';
+import { createWorkerLoop, drainWork, type WorkerLoopOptions } from '../src/worker/worker-loop';
 import { captureLogs } from './capture-logs';
 
-const capture = () => captureLogs('test', 'debug');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A loop of `opts` whose logs are captured (`lines`), polling every 60 s and logging a failed
+ * round as 'failed' unless `opts` says otherwise.
+ */
+function testLoop(opts: Pick<WorkerLoopOptions, 'step'> & Partial<WorkerLoopOptions>) {
+  const { logger, lines } = captureLogs('test', 'debug');
+  const loop = createWorkerLoop({
+    pollIntervalMs: 60_000,
+    logger,
+    failureMessage: 'failed',
+    ...opts,
+  });
+  return { loop, lines };
+}
 
 describe('worker loop', () => {
   test('While a round says more is due, the next round starts at once; then the loop sleeps until woken', async () => {
-    const { logger } = capture();
     let rounds = 0;
-    const loop = createWorkerLoop({
-      step: async () => ++rounds < 3,
-      pollIntervalMs: 60_000,
-      logger,
-      failureMessage: 'failed',
-    });
+    const { loop } = testLoop({ step: async () => ++rounds < 3 });
     loop.start();
     await sleep(50);
     expect(rounds).toBe(3);
@@ -25,16 +33,13 @@ describe('worker loop', () => {
   });
 
   test('A round that throws is logged at error level and the loop goes on', async () => {
-    const { logger, lines } = capture();
     let rounds = 0;
-    const loop = createWorkerLoop({
+    const { loop, lines } = testLoop({
       step: async () => {
         rounds++;
         if (rounds === 1) throw new Error('boom');
         return rounds < 2;
       },
-      pollIntervalMs: 60_000,
-      logger,
       failureMessage: 'the round failed',
     });
     loop.start();
@@ -49,10 +54,9 @@ describe('worker loop', () => {
   });
 
   test('stop waits for the round in flight, and no round starts after it', async () => {
-    const { logger } = capture();
     let finished = 0;
     let started = 0;
-    const loop = createWorkerLoop({
+    const { loop } = testLoop({
       step: async () => {
         started++;
         await sleep(50);
@@ -60,8 +64,6 @@ describe('worker loop', () => {
         return true;
       },
       pollIntervalMs: 10,
-      logger,
-      failureMessage: 'failed',
     });
     loop.start();
     await sleep(10);
@@ -72,10 +74,9 @@ describe('worker loop', () => {
   });
 
   test('Several loops run rounds side by side', async () => {
-    const { logger } = capture();
     let inFlight = 0;
     let most = 0;
-    const loop = createWorkerLoop({
+    const { loop } = testLoop({
       step: async () => {
         most = Math.max(most, ++inFlight);
         await sleep(20);
@@ -83,9 +84,6 @@ describe('worker loop', () => {
         return false;
       },
       loops: 3,
-      pollIntervalMs: 60_000,
-      logger,
-      failureMessage: 'failed',
     });
     loop.start();
     await sleep(10);
@@ -94,14 +92,10 @@ describe('worker loop', () => {
   });
 
   test('Housekeeping runs at most once per interval, and its failure is logged at warn', async () => {
-    const { logger, lines } = capture();
     let upkeeps = 0;
     let rounds = 0;
-    const loop = createWorkerLoop({
+    const { loop, lines } = testLoop({
       step: async () => ++rounds < 5,
-      pollIntervalMs: 60_000,
-      logger,
-      failureMessage: 'failed',
       housekeeping: {
         everyMs: 60_000,
         run: async () => {
@@ -121,14 +115,8 @@ describe('worker loop', () => {
     );
   });
   test("A step that says 'finished' ends its loop: run() resolves, and a later run() runs it again", async () => {
-    const { logger } = capture();
     let rounds = 0;
-    const loop = createWorkerLoop({
-      step: async () => (++rounds % 3 === 0 ? 'finished' : true),
-      pollIntervalMs: 60_000,
-      logger,
-      failureMessage: 'failed',
-    });
+    const { loop } = testLoop({ step: async () => (++rounds % 3 === 0 ? 'finished' : true) });
     await loop.run();
     expect(rounds).toBe(3);
     await loop.run();
@@ -136,17 +124,13 @@ describe('worker loop', () => {
   });
 
   test('run() while the loop runs answers that run, which resolves once stop() lets the round in flight finish', async () => {
-    const { logger } = capture();
     let finished = 0;
-    const loop = createWorkerLoop({
+    const { loop } = testLoop({
       step: async () => {
         await sleep(20);
         finished++;
         return false;
       },
-      pollIntervalMs: 60_000,
-      logger,
-      failureMessage: 'failed',
     });
     const run = loop.run();
     expect(loop.run()).toBe(run);
@@ -157,15 +141,12 @@ describe('worker loop', () => {
   });
 
   test("With onFailure 'end', a round that throws ends the loop unlogged, run() rejects with it, and the next run() starts afresh", async () => {
-    const { logger, lines } = capture();
     let rounds = 0;
-    const loop = createWorkerLoop({
+    const { loop, lines } = testLoop({
       step: async () => {
         if (++rounds === 2) throw new Error('database gone');
         return rounds < 4;
       },
-      pollIntervalMs: 60_000,
-      logger,
       onFailure: 'end',
     });
     await expect(loop.run()).rejects.toThrow('database gone');

@@ -185,94 +185,87 @@ const missingWith = (files: Record<string, string>) =>
   missingPathReferences(repositoryOf({ ...SERVICE, ...files }));
 
 describe('References that lead nowhere', () => {
-  test('A path that names no file is reported as file:line: path', () => {
-    expect(
-      missingWith({
+  test.each<[string, Record<string, string>, string[]]>([
+    [
+      'A path that names no file is reported as file:line: path',
+      {
         'services/a/migrations/1_init.sql':
           '-- tables\n-- the engine (src/index/bitmap; docs/bitmap.md)',
-      }),
-    ).toEqual([
-      'services/a/migrations/1_init.sql:2: src/index/bitmap',
-      'services/a/migrations/1_init.sql:2: docs/bitmap.md',
-    ]);
-  });
-
-  test("A path resolves from the file's folder, its package or the repository root", () => {
-    expect(
-      missingWith({
+      },
+      [
+        'services/a/migrations/1_init.sql:2: src/index/bitmap',
+        'services/a/migrations/1_init.sql:2: docs/bitmap.md',
+      ],
+    ],
+    [
+      "A path resolves from the file's folder, its package or the repository root",
+      {
         'services/a/src/index/x.ts': '// store.ts beside: ./store.ts; the package: docs/engine.md',
         'services/a/src/y.ts': '// the root: services/a/src/main.ts; one up: ../docs/engine.md',
-      }),
-    ).toEqual([]);
-  });
-
-  test('A module path may leave out its extension or say .js for its .ts source', () => {
-    expect(
-      missingWith({
+      },
+      [],
+    ],
+    [
+      'A module path may leave out its extension or say .js for its .ts source',
+      {
         'services/a/test/x.test.ts': "import '../src/index/store';\nimport '../src/main.js';",
-      }),
-    ).toEqual([]);
-  });
-
-  test('A placeholder must match a file, and every choice of {a,b} must be there', () => {
-    expect(
-      missingWith({
+      },
+      [],
+    ],
+    [
+      'A placeholder must match a file, and every choice of {a,b} must be there',
+      {
         'README.md': [
           'services/<service>/src/main.ts services/*/test/t-*.test.ts src/…',
           'services/a/test/t-{a,b}.test.ts',
           'services/a/test/t-{a,c}.test.ts',
           'services/*/bench/run.mjs',
         ].join('\n'),
-      }),
-    ).toEqual([
-      'README.md:3: services/a/test/t-{a,c}.test.ts',
-      'README.md:4: services/*/bench/run.mjs',
-    ]);
-  });
-
-  test('What git ignores is made by a build, a run or a person: not checked', () => {
-    expect(
-      missingWith({
+      },
+      ['README.md:3: services/a/test/t-{a,c}.test.ts', 'README.md:4: services/*/bench/run.mjs'],
+    ],
+    [
+      'What git ignores is made by a build, a run or a person: not checked',
+      {
         'README.md':
           'state in services/a/.data/pg; dist/x.js at the root; infra/prod.env; src/x/node_modules/y',
-      }),
-    ).toEqual([]);
-  });
-
-  test('A build output stands for its source: dist/main.js is there, dist/index.js is not', () => {
-    expect(
-      missingWith({
+      },
+      [],
+    ],
+    [
+      'A build output stands for its source: dist/main.js is there, dist/index.js is not',
+      {
         'services/a/package.json':
           '{\n  "name": "a",\n  "main": "dist/index.js",\n  "scripts": { "start": "node dist/main.js" }\n}',
         'services/a/Dockerfile': 'CMD ["node", "dist/main.js"]\nCOPY dist/index/store.d.ts x',
-      }),
-    ).toEqual(['services/a/package.json:3: dist/index.js']);
-  });
-
-  test('The repository docs speak of every package; a package speaks only of its own', () => {
-    expect(
-      missingWith({
+      },
+      ['services/a/package.json:3: dist/index.js'],
+    ],
+    [
+      'The repository docs speak of every package; a package speaks only of its own',
+      {
         'README.md': 'each service: src/main.ts, docs/engine.md',
         'packages/kit/package.json': '{ "name": "kit" }',
         'packages/kit/README.md': 'a service has src/main.ts',
-      }),
-    ).toEqual(['packages/kit/README.md:1: src/main.ts']);
-  });
-
-  test('A script without an extension is read when it starts with #!', () => {
-    expect(
-      missingWith({
+      },
+      ['packages/kit/README.md:1: src/main.ts'],
+    ],
+    [
+      'A script without an extension is read when it starts with #!',
+      {
         '.ci/run': '#!/usr/bin/env bash\nbash scripts/smoke.sh',
         LICENSE: 'see scripts/none.sh',
-      }),
-    ).toEqual(['.ci/run:2: scripts/smoke.sh']);
-  });
-
-  test("A Markdown link resolves only from its file's folder, as a reader's browser does", () => {
-    expect(
-      missingWith({
+      },
+      ['.ci/run:2: scripts/smoke.sh'],
+    ],
+    [
+      "A Markdown link resolves only from its file's folder, as a reader's browser does",
+      {
         'services/a/README.md': '[engine](docs/engine.md) [main](services/a/src/main.ts)',
-      }),
-    ).toEqual(['services/a/README.md:1: services/a/src/main.ts']);
+      },
+      ['services/a/README.md:1: services/a/src/main.ts'],
+    ],
+  ])('%s', (_name, files, missing) => {
+    expect(missingWith(files)).toEqual(missing);
   });
 });

@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createHmac, generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import type { FeedApp } from '../src/app';
@@ -13,6 +13,11 @@ function b64(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
 const now = () => Math.floor(Date.now() / 1000);
+/** An HS256 token of any payload (jwt.sign refuses claims of the wrong type). */
+function hs256(payload: unknown, secret = SECRET): string {
+  const data = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(payload)}`;
+  return `${data}.${createHmac('sha256', secret).update(data).digest('base64url')}`;
+}
 /** GET /hub/contents as JSON with this token. */
 const readAll = (app: FeedApp, bearer: string) =>
   getFeed(app, '/hub/contents', ACCEPT_JSON, bearer);
@@ -109,6 +114,32 @@ describe('401 on the read paths', () => {
       (await readAll(app, token({ issuer: 'https://issuer.example.com', audience: 'hub-feed' })))
         .status,
     ).toBe(200);
+  });
+
+  test('Each refusal names its reason in the challenge, the signature checked before any claim', async () => {
+    const app = await makeApp(db, { FEED_JWT_AUDIENCE: 'hub-feed' });
+    const reason = async (bearer: string) => {
+      const challenge = (await readAll(app, bearer)).headers['www-authenticate'] as string;
+      return /error_description="([^"]*)"/.exec(challenge)?.[1];
+    };
+    const header = b64({ alg: 'HS256', typ: 'JWT' });
+    const claims = { scope: 'hub:read', aud: 'hub-feed', exp: now() + 60 };
+    const other = 'another-secret-another-secret-another';
+    expect(await reason('a.b')).toBe('malformed token');
+    expect(await reason(`${header}.bm90IGpzb24.c2ln`)).toBe('malformed token'); // payload not JSON
+    expect(await reason(`${header}.${b64(claims)}.`)).toBe('unsigned token');
+    expect(await reason(`${b64({ typ: 'JWT' })}.${b64(claims)}.c2ln`)).toBe(
+      'algorithm not allowed',
+    );
+    expect(await reason(hs256({ ...claims, exp: 'soon' }, other))).toBe('invalid signature');
+    expect(await reason(hs256({ ...claims, exp: 'soon' }))).toBe('invalid token');
+    expect(await reason(hs256({ ...claims, nbf: 'now' }))).toBe('invalid token');
+    expect(await reason(hs256({ ...claims, exp: now() - 1, aud: 'x' }))).toBe('token expired');
+    expect(await reason(token({ audience: 'hub-feed', notBefore: 60 }))).toBe(
+      'token not yet valid',
+    );
+    expect(await reason(token({ payload: { aud: ['x', 'hub-feed'] } }))).toBeUndefined();
+    expect(await reason(token())).toBe('wrong audience');
   });
 
   test('When the error is for an XML client, the 401 body is the XML error document', async () => {

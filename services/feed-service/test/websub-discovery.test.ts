@@ -9,13 +9,17 @@ import { ALL, category } from './helpers/websub-hub';
 const db = useDatabase({ emptyEachTest: true });
 
 describe('discovery', () => {
-  test('When hubs are set, the RSS has an atom:link rel="hub" per hub after rel="self", escaped like every text', async () => {
-    const app = await makeApp(
-      db,
-      { FEED_WEBSUB_HUBS: 'https://hub.example.net/, https://pubsub.example.org/hub?key=a&b="c"' },
-      { cache: false },
-    );
+  /** An app (no feed cache) whose FEED_WEBSUB_HUBS is `hubs`, with one item published. */
+  async function publishedWithHubs(hubs: string) {
+    const app = await makeApp(db, { FEED_WEBSUB_HUBS: hubs }, { cache: false });
     await publish(app, item());
+    return app;
+  }
+
+  test('When hubs are set, the RSS has an atom:link rel="hub" per hub after rel="self", escaped like every text', async () => {
+    const app = await publishedWithHubs(
+      'https://hub.example.net/, https://pubsub.example.org/hub?key=a&b="c"',
+    );
     for (const [path, self] of [
       ['/hub/contents', ALL],
       ['/hub/categories/trip/contents', category('trip')],
@@ -38,12 +42,7 @@ describe('discovery', () => {
   });
 
   test('When hubs are set, the JSON channel lists them in hub, keeps every spec field and matches the OpenAPI document', async () => {
-    const app = await makeApp(
-      db,
-      { FEED_WEBSUB_HUBS: 'https://hub.example.net/,https://pubsub.example.org/hub' },
-      { cache: false },
-    );
-    await publish(app, item());
+    const app = await publishedWithHubs('https://hub.example.net/,https://pubsub.example.org/hub');
     const json = await getFeed(app, '/hub/categories/trip/contents', ACCEPT_JSON);
     expect(Object.keys(json.body.channel)).toEqual([...CHANNEL_KEYS, 'hub', 'item']);
     expect(json.body.channel.hub).toEqual([

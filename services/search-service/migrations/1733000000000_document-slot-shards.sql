@@ -3,15 +3,15 @@
 -- row, and held that row lock until its COMMIT had been flushed: the adds of one collection
 -- committed one at a time, however many ran in parallel (at 16 clients an add spent 10 of its
 -- 10.4 ms in PostgreSQL waiting for that row). The free slots of a collection now sit in
--- DOCUMENT_SLOT_SHARDS (16) rows: an add takes one from the shard of its connection, so adds on
--- different connections no longer wait for each other, and the count stays exact:
+-- 16 rows (shards): an add takes one from a shard that no other add holds (its connection's
+-- own first), so parallel adds no longer wait for each other, and the count stays exact:
 --
 --   documents of the collection = max_documents - sum(free) of its shards, always.
 --
--- A shard may be empty while others are not, or negative (a lowered maximum, or the documents
--- that a forced add counted in beyond it); the add that finds its shard empty locks every
--- shard (which waits for the adds that have taken a slot and not yet committed) and spreads
--- what is free over the shards again, or finds the collection full.
+-- A shard may be empty while others are not; a total below zero (a lowered maximum) sits on
+-- shard 0, and no shard has room while one is below zero. An add that finds no shard with room
+-- locks every shard (which waits for the adds that have taken a slot and not yet committed) and
+-- spreads what is free over the shards again, or finds the collection full.
 -- Lock order: every function here first takes a key share of the collection row, then slot
 -- shards (an add's document insert holds that key share too, but its foreign key check runs
 -- only at the end of the add's statement). Deleting the collection takes the row first and
@@ -76,10 +76,10 @@ $fn$;
 
 -- Takes one document slot: true, or false when the collection is full (then the caller holds
 -- lock_document_slots' locks). A collection that is gone fails with foreign_key_violation.
--- The way through this connection's shard runs in a block of its own (a subtransaction): an
--- UPDATE that waited for a shard and then found it empty keeps that row locked, and a
--- transaction that went on to lock every shard in order while holding it deadlocked with
--- another doing the same; leaving the block undoes that lock.
+-- Each fast way runs in a block of its own (a subtransaction): a row locked and then found
+-- empty (an UPDATE that waited for it, or SKIP LOCKED's recheck) stays locked, and a
+-- transaction that went on to wait for another shard while holding it deadlocked with one
+-- locking every shard in order; leaving the block undoes that lock.
 CREATE FUNCTION try_take_document_slot(p_collection text) RETURNS boolean
 LANGUAGE plpgsql AS $fn$
 DECLARE
@@ -91,6 +91,18 @@ BEGIN
     RAISE EXCEPTION 'collection % does not exist', p_collection USING ERRCODE = 'foreign_key_violation';
   END IF;
   BEGIN
+    -- any shard with room that no other add holds, this connection's own first
+    UPDATE collection_slots SET free = free - 1
+    WHERE collection_id = p_collection AND shard = (
+      SELECT s.shard FROM collection_slots s WHERE s.collection_id = p_collection AND s.free > 0
+      ORDER BY (s.shard - pg_backend_pid() % 16 + 16) % 16 LIMIT 1 FOR UPDATE SKIP LOCKED);
+    IF FOUND THEN RETURN true; END IF;
+    RAISE EXCEPTION 'no free shard' USING ERRCODE = 'SF002';
+  EXCEPTION WHEN SQLSTATE 'SF002' THEN
+    NULL;
+  END;
+  BEGIN
+    -- every shard with room is held: wait for this connection's own
     UPDATE collection_slots SET free = free - 1
     WHERE collection_id = p_collection AND shard = pg_backend_pid() % 16 AND free > 0;
     IF FOUND THEN RETURN true; END IF;
@@ -119,30 +131,56 @@ BEGIN
 END
 $fn$;
 
--- Gives p_count slots back (documents deleted; below zero: documents counted in) on the shard of
--- this connection, whose lock it holds until the transaction ends; false when the collection is
--- gone. A delete calls it before it deletes, so that it takes its locks in the order of a
--- forced add (slots, then documents).
+-- Gives p_count slots back (documents deleted; below zero: documents counted in); false when
+-- the collection is gone. The rule it keeps: no shard has free slots while another is below
+-- zero, so a slot taken from a shard with room is always one the collection has. Slots given
+-- back go to this connection's shard when no shard is below zero; otherwise, and for a count
+-- below zero, every shard is locked and the free total spread again. A delete calls it before
+-- it deletes: the lock order of a forced add (slots, then documents).
 CREATE FUNCTION release_document_slots(p_collection text, p_count integer) RETURNS boolean
 LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_count integer;
+  v_max integer;
 BEGIN
   PERFORM 1 FROM collections WHERE id = p_collection FOR KEY SHARE;
   IF NOT FOUND THEN RETURN false; END IF;
-  UPDATE collection_slots SET free = free + p_count
-  WHERE collection_id = p_collection AND shard = pg_backend_pid() % 16;
+  IF p_count >= 0 THEN
+    BEGIN
+      PERFORM 1 FROM collection_slots
+      WHERE collection_id = p_collection AND shard = pg_backend_pid() % 16 FOR UPDATE;
+      IF NOT EXISTS (SELECT 1 FROM collection_slots
+                     WHERE collection_id = p_collection AND free < 0) THEN
+        UPDATE collection_slots SET free = free + p_count
+        WHERE collection_id = p_collection AND shard = pg_backend_pid() % 16;
+        RETURN true;
+      END IF;
+      RAISE EXCEPTION 'a shard is below zero' USING ERRCODE = 'SF002';
+    EXCEPTION WHEN SQLSTATE 'SF002' THEN
+      NULL; -- leaving the block lets go of this shard before every shard is locked in order
+    END;
+  END IF;
+  SELECT l.document_count, l.max_documents INTO v_count, v_max
+  FROM lock_document_slots(p_collection) l;
+  PERFORM spread_document_slots(p_collection, v_max - v_count + p_count);
   RETURN true;
 END
 $fn$;
 
--- A new collection's shards; a changed maximum moves the free total by the change.
+-- A new collection's shards; a changed maximum moves the free total by the change, spread
+-- again under every shard's lock (so no shard keeps room that a lowered maximum took).
 CREATE FUNCTION collection_slots_follow() RETURNS trigger
 LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_free bigint;
 BEGIN
   IF TG_OP = 'INSERT' THEN
     PERFORM spread_document_slots(NEW.id, NEW.max_documents);
   ELSIF NEW.max_documents <> OLD.max_documents THEN
-    UPDATE collection_slots SET free = free + (NEW.max_documents - OLD.max_documents)
-    WHERE collection_id = NEW.id AND shard = 0;
+    SELECT coalesce(sum(l.free), 0) INTO v_free FROM (
+      SELECT s.free FROM collection_slots s WHERE s.collection_id = NEW.id
+      ORDER BY s.shard FOR UPDATE) l;
+    PERFORM spread_document_slots(NEW.id, v_free + NEW.max_documents - OLD.max_documents);
   END IF;
   RETURN NULL;
 END

@@ -83,3 +83,27 @@ test('When a delete finds no such document, its slot stays taken', async () => {
   expect((await api.add('b', docJson())).text).toBe('OK');
   expect((await api.add('c', docJson())).text).toBe(SEARCH_ERRORS.add.indexMaxReached.text);
 });
+
+test('When the maximum is lowered below the count, no add on any connection takes a slot', async () => {
+  const c = await newCollection(app, { max_documents: 64 });
+  const api = client(app, c);
+  const added = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => api.add(`d${i}`, docJson())),
+  );
+  expect(added.map((r) => r.text)).toEqual(Array(20).fill('OK'));
+  await db.pool.query('UPDATE collections SET max_documents = 10 WHERE id = $1', [c.cid]);
+  const over = await Promise.all(Array.from({ length: 16 }, (_, i) => api.add(`o${i}`, docJson())));
+  expect(over.map((r) => r.text)).toEqual(Array(16).fill(SEARCH_ERRORS.add.indexMaxReached.text));
+  const deleted = await Promise.all(Array.from({ length: 11 }, (_, i) => api.delete(`d${i}`)));
+  expect(deleted.map((r) => r.text)).toEqual(Array(11).fill('OK'));
+  const again = await Promise.all(Array.from({ length: 4 }, (_, i) => api.add(`a${i}`, docJson())));
+  expect(again.map((r) => r.text).sort()).toEqual(
+    [
+      'OK',
+      SEARCH_ERRORS.add.indexMaxReached.text,
+      SEARCH_ERRORS.add.indexMaxReached.text,
+      SEARCH_ERRORS.add.indexMaxReached.text,
+    ].sort(),
+  );
+  expect(await statusDocumentCount(app, c)).toBe(10);
+});

@@ -222,3 +222,24 @@ test('When the folder keeps dying, it is restarted after 1 s doubling to 30 s, a
     jest.restoreAllMocks();
   }
 });
+
+test('The folder thread runs at a lower CPU priority than the requests (nice 10 on Linux)', async () => {
+  const { index } = supervisedIndex({
+    databaseUrl: db.url,
+    logLevel: 'silent',
+    folderThreadEntry: THREAD_SOURCES,
+  });
+  if (process.platform !== 'linux') return;
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const niceOf = (tid: string) =>
+    Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+  const niceThreads = () => readdirSync('/proc/self/task').filter((t) => niceOf(t) === 10);
+  const before = niceThreads().length;
+  index.start();
+  try {
+    await waitFor(async () => niceThreads().length > before, 20_000);
+    expect(niceOf(String(process.pid))).toBe(0);
+  } finally {
+    await index.stop();
+  }
+});

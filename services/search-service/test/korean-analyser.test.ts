@@ -1,7 +1,7 @@
 import { attaches, isHangulSyllable } from '../src/index/analysis/hangul';
 import { oneSyllableStem, queryStem } from '../src/index/analysis/korean-particles';
 import { queryTerms, terms } from '../src/index/analyser';
-import { matches } from './helpers/term-match';
+import { testFinds, testMisses } from './helpers/term-match';
 
 describe('Korean particles: the syllable before a particle', () => {
   test.each([
@@ -26,7 +26,13 @@ describe('Korean particles: the syllable before a particle', () => {
 });
 
 describe('Korean particles: the stem a query word is searched by', () => {
-  test.each([
+  /** One test per [word, stem] case, named `title` (%s: the word, then the stem). */
+  const testStems = (title: string, cases: Array<[word: string, stem: string]>) =>
+    test.each(cases)(title, (word, stem) => {
+      expect(queryStem(word)).toBe(stem);
+    });
+
+  testStems('When a query word is %s, its stem is %s', [
     // case particles, longest first
     ['경복궁에서', '경복궁'],
     ['경복궁의', '경복궁'],
@@ -52,32 +58,26 @@ describe('Korean particles: the stem a query word is searched by', () => {
     ['서울로', '서울'],
     ['제주로', '제주'],
     ['집으로', '집'],
-  ])('When a query word is %s, its stem is %s', (word, stem) => {
-    expect(queryStem(word)).toBe(stem);
-  });
+  ]);
 
-  test.each([
+  testStems('When a word of three syllables or more ends in 이/가 (%s), its stem is %s', [
     ['태풍이', '태풍'],
     ['서버가', '서버'],
     ['카카오톡이', '카카오톡'],
     ['드라마가', '드라마'],
-  ])('When a word of three syllables or more ends in 이/가 (%s), its stem is %s', (word, stem) => {
-    expect(queryStem(word)).toBe(stem);
-  });
+  ]);
 
-  test.each([
-    ['부산시도', '부산시'],
-    ['제주도도', '제주도'],
-    ['이천만', '이천만'],
-    ['해상도', '해상도'],
-  ])(
+  testStems(
     'When a word ends in 도/만 (%s), it is split only from four syllables or more (three keep two bigrams): %s',
-    (word, stem) => {
-      expect(queryStem(word)).toBe(stem);
-    },
+    [
+      ['부산시도', '부산시'],
+      ['제주도도', '제주도'],
+      ['이천만', '이천만'],
+      ['해상도', '해상도'],
+    ],
   );
 
-  test.each([
+  testStems('When particles are stacked (%s), each is split off: %s', [
     ['경복궁에서는', '경복궁'],
     ['서울에서의', '서울'],
     ['부산으로는', '부산'],
@@ -85,11 +85,9 @@ describe('Korean particles: the stem a query word is searched by', () => {
     ['친구와의', '친구'],
     ['제주도에서도', '제주도'],
     ['공항에만', '공항'],
-  ])('When particles are stacked (%s), each is split off: %s', (word, stem) => {
-    expect(queryStem(word)).toBe(stem);
-  });
+  ]);
 
-  test.each([
+  testStems('When a query word ends in the copula or a 하다/되다 ending (%s), its stem is %s', [
     ['박물관이다', '박물관'],
     ['박물관입니다', '박물관'],
     ['카페예요', '카페'],
@@ -100,12 +98,7 @@ describe('Korean particles: the stem a query word is searched by', () => {
     ['출시됐다', '출시'],
     ['출시된', '출시'],
     ['공부합니다', '공부'],
-  ])(
-    'When a query word ends in the copula or a 하다/되다 ending (%s), its stem is %s',
-    (word, stem) => {
-      expect(queryStem(word)).toBe(stem);
-    },
-  );
+  ]);
 
   test.each([
     // the particle form must fit the syllable before it
@@ -199,7 +192,7 @@ describe('Korean particles: one-syllable stems of documents', () => {
 });
 
 describe('Korean particles: what a query finds', () => {
-  test.each([
+  testFinds('When a document says %s, q=%s finds it', [
     ['경복궁의 야경이 아름답다', '경복궁에서'],
     ['경복궁을 방문했다', '경복궁에서'],
     ['경복궁 관람 시간', '경복궁에서'],
@@ -214,19 +207,19 @@ describe('Korean particles: what a query finds', () => {
     ['서울특별시 맛집', '서울의 맛집'],
     ['개발자 커뮤니티', '개발자들'],
     ['앱 개발 방법', '개발하는 방법'],
-  ])('When a document says %s, q=%s finds it', (text, q) => {
-    expect(matches(text, q)).toBe(true);
-  });
+  ]);
 
-  test.each([
-    ['경복궁의 야경', '경복궁에서'],
-    ['이 책은 재미있다', '책을'],
-    ['iPhone을 샀다', 'iPhone은'],
-  ])('When a document says %s, the bigram-only baseline does not find q=%s', (text, q) => {
-    expect(matches(text, q, { bigramOnly: true })).toBe(false);
-  });
+  testMisses(
+    'When a document says %s, the bigram-only baseline does not find q=%s',
+    [
+      ['경복궁의 야경', '경복궁에서'],
+      ['이 책은 재미있다', '책을'],
+      ['iPhone을 샀다', 'iPhone은'],
+    ],
+    { bigramOnly: true },
+  );
 
-  test.each([
+  testMisses('When a document says %s, q=%s does not find it (a stem is not split from a noun)', [
     ['고양시 일산 호수공원', '고양이'],
     ['축구 경기 결과', '경기도'],
     ['책상 위의 컵', '책을'],
@@ -234,12 +227,7 @@ describe('Korean particles: what a query finds', () => {
     ['정신 건강', '정신과'],
     ['고속 인터넷 속도', '고속도로'],
     ['정책을 발표했다', '책을'],
-  ])(
-    'When a document says %s, q=%s does not find it (a stem is not split from a noun)',
-    (text, q) => {
-      expect(matches(text, q)).toBe(false);
-    },
-  );
+  ]);
 
   test('When the bigram-only baseline is asked, a query keeps every bigram of its words', () => {
     expect(queryTerms('경복궁에서', { bigramOnly: true })).toEqual([

@@ -1,17 +1,11 @@
-import express from 'express';
-import request from 'supertest';
-import sharp from 'sharp';
 import type { MeilisearchIndex } from '../src/index/meilisearch/meilisearch-index';
-import {
-  createThumbnailService,
-  thumbnailRouter,
-  type ThumbnailServiceImpl,
-} from '../src/thumbnails';
+import type { ThumbnailServiceImpl } from '../src/thumbnails';
 import { closeAfterAll, makeApp, newCollection, type TestDatabase } from './helpers/harness';
-import { client, docJson } from './helpers/requests';
+import { docJson } from './helpers/requests';
 import { useMeilisearch } from './helpers/meili';
+import { wholeService } from './helpers/thumbnails';
 import type { MeiliStub } from './meili-stub';
-import { silentLogger, waitFor } from './outbox-fixtures';
+import { waitFor } from './outbox-fixtures';
 import { startImageServer, type ImageServer } from './thumbnails-image-server';
 
 /**
@@ -19,43 +13,29 @@ import { startImageServer, type ImageServer } from './thumbnails-image-server';
  * client sees through the HTTP API, wired the way main.ts/app.ts are told to wire it.
  */
 
-const THUMBNAIL_URL = 'http://127.0.0.1:8081/thumbnails';
-
 let db: TestDatabase;
 let stub: MeiliStub;
 let images: ImageServer;
 let engine: MeilisearchIndex;
 let thumbnails: ThumbnailServiceImpl;
-let outer: express.Express;
 let app: ReturnType<typeof makeApp>;
+let service: ReturnType<typeof wholeService>;
 
 useMeilisearch((m) => ({ db, stub, engine } = m), { engine: { requestTimeoutMs: 500 } });
 beforeAll(async () => {
   images = await startImageServer();
   closeAfterAll(() => images.close());
-  thumbnails = createThumbnailService({
-    pool: db.pool,
-    thumbnailUrl: THUMBNAIL_URL,
-    logger: silentLogger,
-    allowPrivateNetworks: true,
-  });
+  service = wholeService(db, { index: engine });
+  ({ app, thumbnails } = service);
   closeAfterAll(() => thumbnails.stop());
-  app = makeApp(db, { index: engine, thumbnails, env: { THUMBNAIL_URL } });
-  outer = express();
-  outer.use('/thumbnails', thumbnailRouter({ pool: db.pool }));
-  outer.use(app);
   engine.start();
   thumbnails.start();
   await engine.ensureSettings();
 });
 
-function thumbPath(url: string): string {
-  return url.slice('http://127.0.0.1:8081'.length);
-}
-
 test('When a document with an image is added over HTTP, it is searchable within 1 s and its 130X130 thumbnail works within 5 s', async () => {
   const c = await newCollection(app);
-  const api = client(outer as never, c);
+  const api = service.api(c);
   const added = Date.now();
   const res = await api.add(
     'doc-1',
@@ -68,12 +48,7 @@ test('When a document with an image is added over HTTP, it is searchable within 
     1000,
     5,
   );
-  const thumbnailed = await waitFor(
-    async () =>
-      (await api.search({ q: 'hello' })).body.docs[0]?.archive_thumbnail_130X130 !== undefined,
-    5000,
-    10,
-  );
+  const thumbnailed = await service.untilThumbnailed(api, 'hello', 5000, 10);
   console.log(
     `service level: searchable ${searchable} ms after the 200, thumbnail URL in results ${thumbnailed} ms after that ` +
       `(${Date.now() - added} ms in all)`,
@@ -85,15 +60,7 @@ test('When a document with an image is added over HTTP, it is searchable within 
     icontents_title: 'hello world',
     archive_image_size_list: `${images.url}/a.jpg 800X600`,
   });
-  expect(doc.archive_thumbnail).toBe(doc.archive_thumbnail_130X130);
-  expect(doc.archive_thumbnail_130X130).toMatch(
-    new RegExp(`^http://127\\.0\\.0\\.1:8081/thumbnails/cse_${c.cid}/130X130/[A-Za-z0-9_-]{43}$`),
-  );
-  const image = await request(outer).get(thumbPath(doc.archive_thumbnail_130X130)).buffer(true);
-  expect(image.status).toBe(200);
-  expect(image.headers['content-type']).toBe('image/jpeg');
-  const meta = await sharp(image.body as Buffer).metadata();
-  expect([meta.width, meta.height]).toEqual([130, 97]);
+  await service.expectThumbnail(doc, c.cid);
 
   // update with a new image → new thumbnail; delete → gone from search
   expect(
@@ -109,17 +76,17 @@ test('When a document with an image is added over HTTP, it is searchable within 
   const updated = (await api.search({ q: 'again' })).body.docs[0];
   expect(updated.archive_image_size_list).toBe(`${images.url}/b.jpg 300X900`);
   expect(updated.archive_thumbnail_130X130).not.toBe(doc.archive_thumbnail_130X130);
-  expect((await request(outer).get(thumbPath(doc.archive_thumbnail_130X130))).status).toBe(404);
+  expect((await service.image(doc.archive_thumbnail_130X130)).status).toBe(404);
 
   expect((await api.delete('doc-1')).status).toBe(200);
   await engine.settle();
   expect((await api.search({ q: 'again' })).body).toMatchObject({ numfound: 0, docs: [] });
-  expect((await request(outer).get(thumbPath(updated.archive_thumbnail_130X130))).status).toBe(404);
+  expect((await service.image(updated.archive_thumbnail_130X130)).status).toBe(404);
 });
 
 test('When Meilisearch is down, status says search_status false; a doc added meanwhile arrives once it is back', async () => {
   const c = await newCollection(app);
-  const api = client(outer as never, c);
+  const api = service.api(c);
   stub.down = true;
   const status = await api.status();
   expect(status.status).toBe(200);

@@ -73,6 +73,19 @@ test('When real requests are made, every response matches the OpenAPI document',
   ]);
 });
 
+test('When highlights are asked for, the answers match the OpenAPI document too', async () => {
+  const form = client(app, c);
+  await form.add('hl-doc', docJson({ icontents_title: 'highlight me' }));
+  const path = `/v2/${c.cid}/search/json`;
+  const ok = await form.search({ q: 'highlight', hl: 1, hl_pre: '[', hl_post: ']' });
+  expect(ok.status).toBe(200);
+  expect(ok.body.docs[0].highlight_title).toBe('[highlight] me');
+  expect(() => check('GET', path, ok)).not.toThrow();
+  const refused = await form.search({ q: 'highlight', hl: 2 });
+  expect(refused.status).toBe(400);
+  expect(() => check('GET', path, refused)).not.toThrow();
+});
+
 test('GET /metrics answers Prometheus text with the request counters', async () => {
   await request(app).get('/healthz');
   const res = await request(app).get('/metrics');

@@ -1,13 +1,11 @@
 import type { TestDatabase } from '@hub/testing';
 import { createMetrics } from '@hub/service-kit';
-import {
-  createMeilisearchIndex,
-  type MeilisearchIndex,
-} from '../src/index/meilisearch/meilisearch-index';
+import type { MeilisearchIndex } from '../src/index/meilisearch/meilisearch-index';
 import { meiliDocumentId } from '../src/index/meilisearch/mapping';
 import { listDeadLetters, retryDeadLetters } from '../src/index/meilisearch/outbox/dead-letters';
+import { useRelayTest } from './helpers/outbox-relay';
 import type { MeiliStub } from './meili-stub';
-import { silentLogger, upsert, useDatabaseAndStub, withTx } from './outbox-fixtures';
+import { upsert, withTx } from './outbox-fixtures';
 
 /**
  * A change that Meilisearch keeps rejecting on its own goes to search_outbox_dead_letters after
@@ -17,21 +15,13 @@ import { silentLogger, upsert, useDatabaseAndStub, withTx } from './outbox-fixtu
 let db: TestDatabase;
 let stub: MeiliStub;
 let engine: MeilisearchIndex;
+const { makeEngine } = useRelayTest((t) => ({ db, stub, engine } = t), {
+  current: () => engine,
+  options: { relay: { baseBackoffMs: 50, maxBackoffMs: 200, maxRejections: 3 } },
+});
 
 const id = (dockey: string) => meiliDocumentId('abcd1234', dockey);
 const poison = id('poison');
-
-function makeEngine(metrics?: ReturnType<typeof createMetrics>): MeilisearchIndex {
-  return createMeilisearchIndex({
-    pool: db.pool,
-    url: stub.url,
-    logger: silentLogger,
-    metrics,
-    requestTimeoutMs: 300,
-    taskTimeoutMs: 600,
-    relay: { baseBackoffMs: 50, maxBackoffMs: 200, maxRejections: 3 },
-  });
-}
 
 async function recordThree(): Promise<void> {
   await withTx(db.pool, async (tx) => {
@@ -45,22 +35,8 @@ async function runBatches(n: number): Promise<void> {
   for (let i = 0; i < n; i++) await engine.relay.runOnce({ ignoreBackoff: true });
 }
 
-useDatabaseAndStub((opened, started) => {
-  db = opened;
-  stub = started;
-});
-beforeEach(async () => {
-  stub.reset();
-  stub.documents().clear();
-  await db.pool.query(
-    'TRUNCATE search_outbox, search_applied_versions, search_outbox_dead_letters',
-  );
-  engine = makeEngine();
-  await engine.ensureSettings();
+beforeEach(() => {
   stub.failTasks(1000, 'invalid_request', (docs) => docs.some((d) => d.id === poison));
-});
-afterEach(async () => {
-  await engine.stop();
 });
 
 test('When Meilisearch rejects one document, it goes to the dead letters after 3 rejections of it alone and the others are indexed', async () => {
@@ -130,7 +106,7 @@ test('When a newer version of a dead-lettered document is indexed, the dead lett
 test('When a metrics registry is passed, /metrics counts the dead letters', async () => {
   const metrics = createMetrics('search-service');
   await engine.stop();
-  engine = makeEngine(metrics);
+  engine = makeEngine({ metrics });
   await recordThree();
   await runBatches(4);
   const text = await metrics.registry.metrics();

@@ -11,10 +11,7 @@ let db: TestDatabase;
 let stub: MeiliStub;
 let engine: MeilisearchIndex;
 const id = (dockey: string, cid = 'abcd1234') => meiliDocumentId(cid, dockey);
-const { outbox, recordSettled, slowBatchOfA } = useRelayTest(
-  (t) => ({ db, stub, engine } = t),
-  () => engine,
-);
+const { outbox, recordSettled, slowBatchOfA } = useRelayTest((t) => ({ db, stub, engine } = t));
 
 describe('recordChange', () => {
   test('When the write transaction rolls back, no outbox row remains; when it commits, one row does', async () => {

@@ -11,10 +11,9 @@ import { remove, silentLogger, upsert, waitFor, withTx } from './outbox-fixtures
 let db: TestDatabase;
 let stub: MeiliStub;
 let engine: MeilisearchIndex;
-const { makeEngine, outbox, slowBatchOfA } = useRelayTest(
-  (t) => ({ db, stub, engine } = t),
-  () => engine,
-);
+const { makeEngine, outbox, slowBatchOfA } = useRelayTest((t) => ({ db, stub, engine } = t), {
+  current: () => engine,
+});
 const id = (dockey: string) => meiliDocumentId('abcd1234', dockey);
 
 describe('index failures', () => {

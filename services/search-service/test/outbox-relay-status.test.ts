@@ -11,10 +11,7 @@ import { upsert, waitFor, withTx } from './outbox-fixtures';
 let db: TestDatabase;
 let stub: MeiliStub;
 let engine: MeilisearchIndex;
-const { makeEngine } = useRelayTest(
-  (t) => ({ db, stub, engine } = t),
-  () => engine,
-);
+const { makeEngine } = useRelayTest((t) => ({ db, stub, engine } = t));
 const id = (dockey: string) => meiliDocumentId('abcd1234', dockey);
 
 describe('status and metrics', () => {

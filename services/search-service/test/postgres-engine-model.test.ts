@@ -1,14 +1,6 @@
-import { createPostgresIndex } from '../src/index/postgres/postgres-index';
 import { MERGE_FACTOR } from '../src/index/postgres/fold/segment-builder';
-import {
-  answerOf,
-  expected,
-  modelCollection,
-  random,
-  searchParams,
-  type ModelQuery,
-} from './helpers/engine-model';
-import { appWithCollection, foldAll, useSearchDatabase } from './helpers/harness';
+import { modelApp, modelIndex, type ModelQuery } from './helpers/engine-model';
+import { foldAll, useSearchDatabase } from './helpers/harness';
 
 /** The Postgres engine against a model: every answer as brute force over the documents gives it. */
 
@@ -20,13 +12,8 @@ const MANY_CATEGORIES = Array.from({ length: 300 }, (_, i) =>
 );
 
 test('When documents are added, changed and deleted across folds and merges, every search answers what brute force over the documents answers', async () => {
-  const index = createPostgresIndex(db.pool, {
-    foldBatchSize: 9,
-    packedMaxDocs: 30,
-    autoFold: false,
-  });
-  const { app, c, api } = await appWithCollection(db, { max_documents: 10_000 }, { index });
-  const { model, ids, add, change } = modelCollection(db.pool, api, c, random(0x5eed));
+  const index = modelIndex(db.pool);
+  const { app, c, add, change, search, want } = await modelApp(db, index, 0x5eed);
 
   const queries = () => {
     const out: ModelQuery[] = [];
@@ -52,8 +39,7 @@ test('When documents are added, changed and deleted across folds and merges, eve
   };
   const check = async (state: string) => {
     for (const p of queries()) {
-      const got = answerOf((await api.search(searchParams(p))).text);
-      expect({ state, ...p, ...got }).toEqual({ state, ...p, ...expected(model, ids, p) });
+      expect({ state, ...p, ...(await search(p)) }).toEqual({ state, ...p, ...want(p) });
     }
   };
   await add(120);

@@ -1,16 +1,15 @@
 import type pg from 'pg';
 import { bitsetsMade } from '../src/index/postgres/format/bitset';
-import { createPostgresIndex } from '../src/index/postgres/postgres-index';
 import {
-  answerOf,
-  expected,
+  modelApp,
   modelCollection,
+  modelIndex,
   random,
   searchParams,
+  statusAndAnswer,
   type ModelQuery,
 } from './helpers/engine-model';
 import {
-  appWithCollection,
   call,
   client,
   foldAll,
@@ -52,15 +51,14 @@ const HOSTILE_CA = Array.from({ length: 100_000 }, (_, i) =>
 /** 340 distinct Hangul syllable pairs in one run: 1,023 UTF-8 bytes */
 const KOREAN = Array.from({ length: 341 }, (_, i) => String.fromCharCode(0xac00 + i * 7)).join('');
 
-async function modelApp(seed: number) {
+/**
+ * A model app whose engine's pool records its named queries (`seen`), and `search`: over HTTP
+ * (a form body), with the bitsets it made.
+ */
+async function recordedApp(seed: number) {
   const recording = recordingPool(db.pool);
-  const index = createPostgresIndex(recording.pool, {
-    foldBatchSize: 9,
-    packedMaxDocs: 30,
-    autoFold: false,
-  });
-  const { app, c, api } = await appWithCollection(db, { max_documents: 10_000 }, { index });
-  const m = modelCollection(db.pool, api, c, random(seed));
+  const index = modelIndex(recording.pool);
+  const { app, c, want, ...m } = await modelApp(db, index, seed);
   await m.add(150);
   // documents with every term of the long queries below (folded, then one pending)
   const long = () => ({
@@ -84,15 +82,14 @@ async function modelApp(seed: number) {
       { apikey: c.apikey, ...searchParams(p) },
       'body',
     );
-    return { status: res.status, ...answerOf(res.text), bitsets: bitsetsMade() - made };
+    return { ...statusAndAnswer(res), bitsets: bitsetsMade() - made };
   };
-  const want = (p: ModelQuery) => ({ status: 200, ...expected(m.model, m.ids, p) });
   return { search, want, seen: recording.seen, index };
 }
 
 describe('a search lists 100,000 categories', () => {
   test('When a search lists 100,000 categories (most in no document, the rest repeated), it makes at most 4 bitsets and answers what brute force answers', async () => {
-    const { search, want } = await modelApp(0xca7);
+    const { search, want } = await recordedApp(0xca7);
     for (const p of [
       { q: '서울', sort: 0, start: 0, len: 10, ca: HOSTILE_CA },
       { q: 'fox', sort: 1, start: 5, len: 20, ca: HOSTILE_CA, exCa: [3, 3, 3] },
@@ -104,7 +101,7 @@ describe('a search lists 100,000 categories', () => {
   }, 60_000);
 
   test('When a search lists 100,000 categories, the snapshot SQL is sent no category list and Postgres is asked only for lists of categories some document has', async () => {
-    const { search, want, seen } = await modelApp(0xca8);
+    const { search, want, seen } = await recordedApp(0xca8);
     const p: ModelQuery = { q: '바다', sort: 0, start: 0, len: 10, ca: HOSTILE_CA };
     seen.length = 0;
     const { bitsets, ...answer } = await search(p);
@@ -136,7 +133,7 @@ describe('long queries', () => {
   ])(
     'When q is 1,024 bytes of %s, the search makes at most 4 bitsets and answers what brute force answers',
     async (_, q) => {
-      const { search, want } = await modelApp(0x10e9);
+      const { search, want } = await recordedApp(0x10e9);
       for (const p of [
         { q, sort: 0, start: 0, len: 10 },
         { q, sort: 1, start: 990, len: 10 },
@@ -157,26 +154,20 @@ describe('cache eviction', () => {
   ])(
     'When the index cache is %s and many collections are searched at once, every search answers 200 and what brute force answers',
     async (_, cacheBytes) => {
-      const index = createPostgresIndex(db.pool, {
-        foldBatchSize: 9,
-        packedMaxDocs: 30,
-        autoFold: false,
-        cacheBytes,
-      });
+      const index = modelIndex(db.pool, cacheBytes);
       const app = makeApp(db, { index });
-      const collections = await Promise.all(
+      const models = await Promise.all(
         Array.from({ length: 5 }, async (_, i) => {
           const c = await newCollection(app, { max_documents: 10_000 });
-          const api = client(app, c);
-          const m = modelCollection(db.pool, api, c, random(0xe71c + i));
+          const m = modelCollection(db.pool, client(app, c), c, random(0xe71c + i));
           await m.add(60);
-          return { c, api, m };
+          return m;
         }),
       );
       await foldAll(index);
-      for (const { m } of collections) await m.change();
+      for (const m of models) await m.change();
       await foldAll(index); // deleted bitmaps
-      for (const { m } of collections) await m.change(); // tombstones and pending changes
+      for (const m of models) await m.change(); // tombstones and pending changes
       const queries: ModelQuery[] = ['서울', '바다 fox', 'quick', '커피', 'tea'].flatMap((q) => [
         { q, sort: 0, start: 0, len: 10 },
         { q, sort: 1, start: 0, len: 10, ca: [1, 2] },
@@ -184,14 +175,8 @@ describe('cache eviction', () => {
       ]);
       for (let round = 0; round < 3; round++) {
         const answers = await Promise.all(
-          collections.flatMap(({ api, m }) =>
-            queries.map(async (p) => {
-              const res = await api.search(searchParams(p));
-              return {
-                got: { status: res.status, ...answerOf(res.text) },
-                want: { status: 200, ...expected(m.model, m.ids, p) },
-              };
-            }),
+          models.flatMap((m) =>
+            queries.map(async (p) => ({ got: await m.search(p), want: m.want(p) })),
           ),
         );
         expect(answers.map((a) => a.got)).toEqual(answers.map((a) => a.want));

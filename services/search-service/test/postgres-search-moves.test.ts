@@ -1,13 +1,5 @@
-import { createPostgresIndex } from '../src/index/postgres/postgres-index';
-import {
-  answerOf,
-  expected,
-  modelCollection,
-  random,
-  searchParams,
-  type ModelQuery,
-} from './helpers/engine-model';
-import { appWithCollection, foldAll, interceptedPool, useSearchDatabase } from './helpers/harness';
+import { modelApp, modelIndex, type ModelQuery } from './helpers/engine-model';
+import { foldAll, interceptedPool, useSearchDatabase } from './helpers/harness';
 
 /**
  * A fold or a merge that moves a search's snapshot while the search reads it never fails the
@@ -58,14 +50,8 @@ async function movingApp(seed: number) {
     return run();
   });
   // a 4 KiB cache keeps no deleted bitmap (8 KiB) and no view: every search reads them
-  const index = createPostgresIndex(pool, {
-    cacheBytes: 4096,
-    foldBatchSize: 9,
-    packedMaxDocs: 30,
-    autoFold: false,
-  });
-  const { c, api } = await appWithCollection(db, { max_documents: 10_000 }, { index });
-  const m = modelCollection(db.pool, api, c, random(seed));
+  const index = modelIndex(pool, 4096);
+  const { c, search, want, ...m } = await modelApp(db, index, seed);
   await m.add(150);
   await foldAll(index);
   await m.change(); // deletes and updates: tombstones, then deleted numbers
@@ -81,14 +67,12 @@ async function movingApp(seed: number) {
     moving = { before, sql, cid: c.cid };
     moves = 0;
     try {
-      const res = await api.search(searchParams(p));
-      const answer = res.status === 200 ? answerOf(res.text) : { text: res.text }; // an error's text as it is
-      return { answer: { status: res.status, ...answer }, moves };
+      const answer = await search(p);
+      return { answer, moves };
     } finally {
       moving = null;
     }
   };
-  const want = (p: ModelQuery) => ({ status: 200, ...expected(m.model, m.ids, p) });
   return { searchWhileMoving, want };
 }
 

@@ -111,3 +111,46 @@ describe('JSON writer: splicing the stored text', () => {
     });
   });
 });
+
+describe('highlight fields (hl=1)', () => {
+  const highlighted: SearchResult = {
+    ...result('{"icontents_title":"a <b>"}', { archive_thumbnail: 'http://t/x' }),
+    docs: [
+      {
+        dockey: 'k',
+        doc: '{"icontents_title":"a <b>"}',
+        archive: { archive_thumbnail: 'http://t/x' },
+        highlight: { title: '<em>a</em> &lt;b&gt;', body: 'x "&amp;"' },
+      },
+    ],
+  };
+
+  test('When a document has highlights, they come last: the fragment is the JSON string as it is', () => {
+    const doc = JSON.parse(searchJson(highlighted)).docs[0];
+    expect(Object.keys(doc)).toEqual([
+      'dockey',
+      'icontents_title',
+      'categories',
+      'archive_thumbnail',
+      'highlight_title',
+      'highlight_body',
+    ]);
+    expect([doc.highlight_title, doc.highlight_body]).toEqual([
+      '<em>a</em> &lt;b&gt;',
+      'x "&amp;"',
+    ]);
+  });
+
+  test('When a document has highlights, the XML escapes the fragment like any text (a parser reads the same string)', () => {
+    expect(searchXml(highlighted)).toContain(
+      '<archive_thumbnail>http://t/x</archive_thumbnail>' +
+        '<highlight_title>&lt;em&gt;a&lt;/em&gt; &amp;lt;b&amp;gt;</highlight_title>' +
+        '<highlight_body>x &quot;&amp;amp;&quot;</highlight_body></doc>',
+    );
+  });
+
+  test('When a document has no highlights, neither format names them', () => {
+    expect(searchJson(result('{}'))).not.toContain('highlight');
+    expect(searchXml(result('{}'))).not.toContain('highlight');
+  });
+});

@@ -47,32 +47,45 @@ async function until(done: () => boolean): Promise<void> {
   while (!done()) await new Promise((r) => setTimeout(r, 5));
 }
 
-/** An app with collections `a` and `b`, one document each, `a`'s searches held in the engine. */
-async function appWithHeldCollection(env: Record<string, string>) {
-  const engine = heldEngine();
-  const app = makeApp(db, { index: engine.index, env });
-  const a = await newCollection(app);
-  const b = await newCollection(app);
-  for (const c of [a, b]) await client(app, c).add('k', docJson({ icontents_title: 'queued' }));
-  engine.hold(a.cid);
-  return { app, a, b, engine };
-}
-
 function search(app: SearchApp, c: TestCollection) {
   return client(app, c)
     .search({ q: 'queued' })
     .then((r) => r);
 }
 
-test('When a collection already has SEARCH_MAX_QUEUED_SEARCHES searches waiting, one more answers 429 too many requests with Retry-After, and another collection’s search answers 200', async () => {
-  const { app, a, b, engine } = await appWithHeldCollection({
+/**
+ * An app with collections `a` and `b`, one document each, `a`'s searches held in the engine,
+ * and `running`: a search of `a` the engine holds (until `engine.release()`).
+ */
+async function appWithHeldSearch(env: Record<string, string>) {
+  const engine = heldEngine();
+  const app = makeApp(db, { index: engine.index, env });
+  const a = await newCollection(app);
+  const b = await newCollection(app);
+  for (const c of [a, b]) await client(app, c).add('k', docJson({ icontents_title: 'queued' }));
+  engine.hold(a.cid);
+  const running = search(app, a);
+  await engine.holding;
+  return { app, a, b, engine, running };
+}
+
+/**
+ * appWithHeldSearch with one search at a time and a queue of one, and `waiting`: a second
+ * search of `a`, in the queue (which is then full).
+ */
+async function appWithFullQueue() {
+  const held = await appWithHeldSearch({
     SEARCH_MAX_CONCURRENT_SEARCHES: '1',
     SEARCH_MAX_QUEUED_SEARCHES: '1',
   });
-  const running = search(app, a);
-  await engine.holding;
+  const { app, a } = held;
   const waiting = search(app, a);
   await until(() => app.services.gate.load(a.cid).waiting === 1);
+  return { ...held, waiting };
+}
+
+test('When a collection already has SEARCH_MAX_QUEUED_SEARCHES searches waiting, one more answers 429 too many requests with Retry-After, and another collection’s search answers 200', async () => {
+  const { app, a, b, engine, running, waiting } = await appWithFullQueue();
 
   const refused = await search(app, a);
   expect([refused.status, refused.text]).toEqual([429, 'too many requests']);
@@ -91,14 +104,7 @@ test('When a collection already has SEARCH_MAX_QUEUED_SEARCHES searches waiting,
 });
 
 test('When a collection’s queue is full, a search with a bad parameter still answers its own 400 row (parameters are checked before the wait)', async () => {
-  const { app, a, engine } = await appWithHeldCollection({
-    SEARCH_MAX_CONCURRENT_SEARCHES: '1',
-    SEARCH_MAX_QUEUED_SEARCHES: '1',
-  });
-  const running = search(app, a);
-  await engine.holding;
-  const waiting = search(app, a);
-  await until(() => app.services.gate.load(a.cid).waiting === 1);
+  const { app, a, engine, running, waiting } = await appWithFullQueue();
 
   const bad = await client(app, a).search({ q: 'queued', len: '5' });
   expect([bad.status, bad.text]).toEqual([400, SEARCH_ERRORS.search.lenInvalid.text]);
@@ -109,12 +115,10 @@ test('When a collection’s queue is full, a search with a bad parameter still a
 });
 
 test('When a search has waited SEARCH_MAX_SEARCH_WAIT_MS for its collection’s share, it answers 429 too many requests', async () => {
-  const { app, a, engine } = await appWithHeldCollection({
+  const { app, a, engine, running } = await appWithHeldSearch({
     SEARCH_MAX_CONCURRENT_SEARCHES: '1',
     SEARCH_MAX_SEARCH_WAIT_MS: '100',
   });
-  const running = search(app, a);
-  await engine.holding;
   const late = await search(app, a);
   expect([late.status, late.text, late.headers['retry-after']]).toEqual([
     429,
@@ -127,9 +131,9 @@ test('When a search has waited SEARCH_MAX_SEARCH_WAIT_MS for its collection’s 
 });
 
 test('When a client whose search waits for its collection’s share goes away, the search leaves the queue and never runs', async () => {
-  const { app, a, engine } = await appWithHeldCollection({ SEARCH_MAX_CONCURRENT_SEARCHES: '1' });
-  const running = search(app, a);
-  await engine.holding;
+  const { app, a, engine, running } = await appWithHeldSearch({
+    SEARCH_MAX_CONCURRENT_SEARCHES: '1',
+  });
   // a client of its own server (supertest's would stay open once its request is aborted)
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));

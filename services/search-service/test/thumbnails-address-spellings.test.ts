@@ -1,5 +1,10 @@
 import dns from 'node:dns';
-import { fetchImage, ImageFetchError, isPublicAddress } from '../src/thumbnails/fetch-image';
+import {
+  fetchImage,
+  ImageFetchError,
+  isPublicAddress,
+  type FetchLimits,
+} from '../src/thumbnails/fetch-image';
 import { rejectionOf } from './helpers/rejection';
 import { startImageServer, type ImageServer } from './thumbnails-image-server';
 
@@ -22,6 +27,20 @@ function hits(): number {
   return [...images.hits.values()].reduce((a, b) => a + b, 0);
 }
 
+/** Fetching `url` (2 s timeout, `limits` on top) is refused for good, naming `message`. */
+async function expectRefused(url: string, message: string, limits: FetchLimits = {}) {
+  const err = await fetchError(fetchImage(url, { timeoutMs: 2000, ...limits }));
+  expect(err.permanent).toBe(true);
+  expect(err.message).toBe(message);
+}
+
+/** expectRefused, before any request reached the image server. */
+async function expectRefusedUnsent(url: string, message: string) {
+  const before = hits();
+  await expectRefused(url, message);
+  expect(hits()).toBe(before);
+}
+
 // [rule, host as written in the URL, address the refusal names]
 const spellingsOf127001: Array<[string, string, string]> = [
   ['as a decimal number', '2130706433', '127.0.0.1'],
@@ -42,13 +61,8 @@ describe('the image URL names a private address in another spelling', () => {
   test.each(spellingsOf127001)(
     'When the image URL spells 127.0.0.1 %s (%s), the fetch is refused',
     async (_rule, host, refused) => {
-      const before = hits();
-      const err = await fetchError(
-        fetchImage(`http://${host}:${images.port}/a.jpg`, { timeoutMs: 2000 }),
-      );
-      expect(err.permanent).toBe(true);
-      expect(err.message).toBe(`address ${refused} is not allowed`);
-      expect(hits()).toBe(before);
+      const url = `http://${host}:${images.port}/a.jpg`;
+      await expectRefusedUnsent(url, `address ${refused} is not allowed`);
     },
   );
 });
@@ -72,14 +86,11 @@ describe('a redirect names a private address in another spelling', () => {
     'When a redirect spells 127.0.0.2 %s (%s), the hop is refused',
     async (_rule, host, refused) => {
       const target = `http://${host}:${images.port}/a.jpg`;
-      const err = await fetchError(
-        fetchImage(`${images.url}/to?u=${encodeURIComponent(target)}`, {
-          isAllowedAddress: only127001,
-          timeoutMs: 2000,
-        }),
+      await expectRefused(
+        `${images.url}/to?u=${encodeURIComponent(target)}`,
+        `address ${refused} is not allowed`,
+        { isAllowedAddress: only127001 },
       );
-      expect(err.permanent).toBe(true);
-      expect(err.message).toBe(`address ${refused} is not allowed`);
     },
   );
 });
@@ -104,12 +115,9 @@ describe('IPv4-compatible IPv6 addresses (::/96, deprecated)', () => {
       callback(null, [{ address: '::7f00:1', family: 6 }]);
     };
     jest.spyOn(dns, 'lookup').mockImplementation(fake as unknown as typeof dns.lookup);
-    const before = hits();
-    const err = await fetchError(
-      fetchImage(`http://images.example:${images.port}/a.jpg`, { timeoutMs: 2000 }),
+    await expectRefusedUnsent(
+      `http://images.example:${images.port}/a.jpg`,
+      'address ::7f00:1 of images.example is not allowed',
     );
-    expect(err.permanent).toBe(true);
-    expect(err.message).toBe('address ::7f00:1 of images.example is not allowed');
-    expect(hits()).toBe(before);
   });
 });

@@ -1,11 +1,7 @@
-import express from 'express';
-import request from 'supertest';
-import sharp from 'sharp';
-import { createThumbnailService, thumbnailRouter } from '../src/thumbnails';
 import { closeAfterAll, makeApp, newCollection, useSearchDatabase } from './helpers/harness';
-import { client, docJson } from './helpers/requests';
-import { jobsInFlight } from './helpers/thumbnails';
-import { silentLogger, waitFor } from './outbox-fixtures';
+import { docJson } from './helpers/requests';
+import { jobsInFlight, wholeService } from './helpers/thumbnails';
+import { waitFor } from './outbox-fixtures';
 import {
   startImageServer,
   startSilentServer,
@@ -19,41 +15,31 @@ import {
  * as in production (2 loops, 10 s fetch timeout, 4 attempts, 1 job per collection at once).
  */
 
-const THUMBNAIL_URL = 'http://127.0.0.1:8081/thumbnails';
 const FETCH_TIMEOUT_MS = 10_000;
 
 let silent: SilentServer;
 let images: ImageServer;
-let outer: express.Express;
 let app: ReturnType<typeof makeApp>;
+let service: ReturnType<typeof wholeService>;
 
 const db = useSearchDatabase();
 beforeAll(async () => {
   images = await startImageServer();
   silent = await startSilentServer();
-  const thumbnails = createThumbnailService({
-    pool: db.pool,
-    thumbnailUrl: THUMBNAIL_URL,
-    logger: silentLogger,
-    allowPrivateNetworks: true,
-    fetchTimeoutMs: FETCH_TIMEOUT_MS,
-  });
+  service = wholeService(db, { thumbnails: { fetchTimeoutMs: FETCH_TIMEOUT_MS } });
+  app = service.app;
   // closed last given first: the silent server's sockets go, so the loop in its fetch ends
-  closeAfterAll(() => thumbnails.stop());
+  closeAfterAll(() => service.thumbnails.stop());
   closeAfterAll(() => images.close());
   closeAfterAll(() => silent.close());
-  app = makeApp(db, { thumbnails, env: { THUMBNAIL_URL } });
-  outer = express();
-  outer.use('/thumbnails', thumbnailRouter({ pool: db.pool }));
-  outer.use(app);
-  thumbnails.start();
+  service.thumbnails.start();
 });
 
 test('When a collection adds 30 documents whose images never answer, another collection’s thumbnail still works within 3 s of its add', async () => {
   const aCollection = await newCollection(app);
-  const a = client(outer as never, aCollection);
+  const a = service.api(aCollection);
   const bCollection = await newCollection(app);
-  const b = client(outer as never, bCollection);
+  const b = service.api(bCollection);
   for (let i = 0; i < 30; i++) {
     const res = await a.add(
       `dead-${i}`,
@@ -71,29 +57,14 @@ test('When a collection adds 30 documents whose images never answer, another col
   );
   expect(res.status).toBe(200);
   // well inside A's fetch timeout: A's backlog cannot have cleared (30 × 10 s, 4 attempts)
-  const waited = await waitFor(
-    async () =>
-      (await b.search({ q: 'good' })).body.docs[0]?.archive_thumbnail_130X130 !== undefined,
-    3000,
-    20,
-  );
+  const waited = await service.untilThumbnailed(b, 'good', 3000, 20);
   console.log(
     `fairness: B's thumbnail URL in results ${waited} ms after its add (${Date.now() - added} ms in all) ` +
       `while A's 30 originals hang; connections to the silent host: ${silent.connections()}`,
   );
 
   const doc = (await b.search({ q: 'good' })).body.docs[0];
-  expect(doc.archive_thumbnail).toBe(doc.archive_thumbnail_130X130);
-  expect(doc.archive_thumbnail_130X130).toMatch(
-    new RegExp(`^${THUMBNAIL_URL}/cse_${bCollection.cid}/130X130/[A-Za-z0-9_-]{43}$`),
-  );
-  const image = await request(outer)
-    .get(doc.archive_thumbnail_130X130.slice('http://127.0.0.1:8081'.length))
-    .buffer(true);
-  expect(image.status).toBe(200);
-  expect(image.headers['content-type']).toBe('image/jpeg');
-  const meta = await sharp(image.body as Buffer).metadata();
-  expect([meta.width, meta.height]).toEqual([130, 97]);
+  await service.expectThumbnail(doc, bCollection.cid);
 
   // A held one of the two loops, never both
   expect(silent.connections()).toBe(1);

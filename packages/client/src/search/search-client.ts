@@ -86,6 +86,9 @@ export class SearchClient {
       sort: intText(options.sort),
       startdate: unixText(options.startdate),
       enddate: unixText(options.enddate),
+      hl: options.hl === undefined ? undefined : options.hl ? '1' : '0',
+      hl_pre: options.hl ? options.hl_pre : undefined,
+      hl_post: options.hl ? options.hl_post : undefined,
       facet: options.facet,
     };
     const text = await this.#json('search', `${this.#search}/search/json`, params);

@@ -62,6 +62,15 @@ export interface SearchOptions {
   /** score_regdate until (UNIX seconds, or a Date) */
   readonly enddate?: number | Date;
   /**
+   * Beyond the spec: true (`hl=1`) adds `highlight_title` and `highlight_body` to every
+   * document. Not sent when left out.
+   */
+  readonly hl?: boolean;
+  /** with hl: the tag before each match (default `<em>`; at most 32 UTF-8 bytes) */
+  readonly hl_pre?: string;
+  /** with hl: the tag after each match (default `</em>`; at most 32 UTF-8 bytes) */
+  readonly hl_post?: string;
+  /**
    * Beyond the spec: `'categories'` adds `facets` to the result, the number of matches per
    * category over every match (not only the page), with every filter but `ca`.
    */
@@ -80,6 +89,13 @@ export interface SearchResultDoc {
   readonly [field: `contents_${string}`]: string;
   readonly [field: `icontents_${string}`]: string;
   readonly [field: `archive_${string}`]: string;
+  /**
+   * With `hl: true`: the title, and a snippet of the body (at most 160 characters around the
+   * best match), as HTML fragments: the text escaped (`&amp; &lt; &gt; &quot; &#39;`), each
+   * match between hl_pre and hl_post.
+   */
+  readonly highlight_title?: string;
+  readonly highlight_body?: string;
 }
 
 export interface SearchResult {

@@ -1,6 +1,7 @@
 import { SEARCH_ERRORS, type ContractError, type SearchOperation } from './errors';
 
 export interface CheckStep {
+  /** 1, 2, ...: the step's place in CHECK_ORDER */
   readonly step: number;
   /** every error this step can answer, in the order it checks them */
   readonly errors: readonly ContractError[];
@@ -65,35 +66,26 @@ const state: Partial<Record<SearchOperation, readonly ContractError[]>> = {
   fieldUpdate: [fieldUpdate.dockeyInvalid],
 };
 
-/**
- * The order in which the services check a request; when a request breaks several rules the
- * earliest step (and, inside a step, the earliest error) answers. Errors raised while
- * processing (503, 500) come last: they are not input checks.
- */
-export const CHECK_ORDER: readonly CheckStep[] = [
-  { step: 1, errors: [common.apikeyNull], note: 'apikey missing or empty (every operation)' },
+/** The steps of CHECK_ORDER, in order: each one's number is its place here. */
+const STEPS: readonly Omit<CheckStep, 'step'>[] = [
+  { errors: [common.apikeyNull], note: 'apikey missing or empty (every operation)' },
   {
-    step: 2,
     errors: [common.cidInvalid],
     note: 'collection id not 8 letters/digits, or unknown (every operation)',
   },
   {
-    step: 3,
     errors: [common.apikeyInvalid],
     note: 'apikey not the key of that collection (every operation)',
   },
   {
-    step: 4,
     errors: [common.callLimitReached],
     note: 'API call maximum exceeded; not checked for status, and a refused call is not counted',
   },
   {
-    step: 5,
     errors: [search.returnTypeInvalid],
     note: '{format} path segment of search and status is not xml or json',
   },
   {
-    step: 6,
     errors: Object.values(params).flat(),
     byOperation: params,
     note:
@@ -104,7 +96,6 @@ export const CHECK_ORDER: readonly CheckStep[] = [
       'force never fails (anything but "1" is 0)',
   },
   {
-    step: 7,
     errors: Object.values(state).flat(),
     byOperation: state,
     note:
@@ -113,7 +104,6 @@ export const CHECK_ORDER: readonly CheckStep[] = [
       'invalid (the spec has no not-found row)',
   },
   {
-    step: 8,
     errors: [
       add.thumbnailKeyFail,
       add.addProcessFail,
@@ -133,3 +123,10 @@ export const CHECK_ORDER: readonly CheckStep[] = [
       'cannot be made (406), back-end failures (503), anything else (500 Occur Exception)',
   },
 ];
+
+/**
+ * The order in which the services check a request; when a request breaks several rules the
+ * earliest step (and, inside a step, the earliest error) answers. Errors raised while
+ * processing (503, 500) come last: they are not input checks.
+ */
+export const CHECK_ORDER: readonly CheckStep[] = STEPS.map((s, i) => ({ step: i + 1, ...s }));

@@ -12,486 +12,166 @@ export interface ContractError {
   readonly condition: string;
 }
 
-type Table<O extends SearchOperation> = Record<string, ContractError & { readonly operation: O }>;
+/** A row of a table: its status, text (Body) and condition. */
+type Row = readonly [status: number, text: string, condition: string];
 
-const common = {
-  apikeyNull: {
-    operation: 'common',
-    status: 400,
-    text: 'apikey is null',
-    condition: 'apikey missing or null',
-  },
-  apikeyInvalid: {
-    operation: 'common',
-    status: 401,
-    text: 'apikey is invalid',
-    condition: 'invalid API key',
-  },
-  cidInvalid: {
-    operation: 'common',
-    status: 404,
-    text: 'cid is invalid',
-    condition: 'invalid collection ID',
-  },
-  callLimitReached: {
-    operation: 'common',
-    status: 406,
-    text: 'api call limit reached',
-    condition: 'API call maximum exceeded (not for status)',
-  },
-  occurException: {
-    operation: 'common',
-    status: 500,
-    text: 'Occur Exception',
-    condition: 'any error not listed',
-  },
-} as const satisfies Table<'common'>;
+/**
+ * One table of the spec, a row a line as the spec writes it ([status, text, condition] under
+ * the row's key), as ContractErrors of `operation`; keys keep their order, types their values.
+ */
+function table<const O extends SearchOperation, const R extends Record<string, Row>>(
+  operation: O,
+  rows: R,
+): {
+  readonly [K in keyof R]: {
+    readonly operation: O;
+    readonly status: R[K][0];
+    readonly text: R[K][1];
+    readonly condition: R[K][2];
+  };
+} {
+  const entries = Object.entries(rows).map(([key, [status, text, condition]]) => {
+    const error: ContractError = { operation, status, text, condition };
+    return [key, error] as const;
+  });
+  return Object.fromEntries(entries) as never;
+}
 
-const add = {
-  docNull: { operation: 'add', status: 400, text: 'doc is null', condition: 'doc missing or null' },
-  docEmpty: { operation: 'add', status: 400, text: 'doc is empty', condition: 'doc blank' },
-  invalidEncoding: {
-    operation: 'add',
-    status: 400,
-    text: 'invalid encoding',
-    condition: 'invalid encoding',
-  },
-  docInvalidUtf8: {
-    operation: 'add',
-    status: 400,
-    text: 'doc is invalid - incorrect utf-8 string value',
-    condition: 'doc contains characters not representable in UTF-8',
-  },
-  docJsonParsingFail: {
-    operation: 'add',
-    status: 400,
-    text: 'doc json parsing fail',
-    condition: 'error while processing the JSON',
-  },
-  tooManyFields: {
-    operation: 'add',
-    status: 400,
-    text: 'json contains too many fields',
-    condition: 'more than 35 fields',
-  },
-  dockeyNull: {
-    operation: 'add',
-    status: 400,
-    text: 'dockey is null',
-    condition: 'dockey missing or null',
-  },
-  dockeyInvalid: {
-    operation: 'add',
-    status: 404,
-    text: 'dockey is invalid',
-    condition: 'invalid dockey',
-  },
-  indexMaxReached: {
-    operation: 'add',
-    status: 406,
-    text: 'index max reached',
-    condition: 'indexable document maximum exceeded',
-  },
-  alreadyExists: {
-    operation: 'add',
-    status: 406,
-    text: 'document is already exists',
-    condition: 'document already exists',
-  },
-  fieldnameInvalid: {
-    operation: 'add',
-    status: 406,
-    text: 'document fieldname is invalid',
-    condition: 'field name format error',
-  },
-  categoryValueInvalid: {
-    operation: 'add',
-    status: 406,
-    text: 'document category value is invalid',
-    condition: 'categories field format error',
-  },
-  dateTooBig: {
-    operation: 'add',
-    status: 406,
-    text: 'document date values is too big',
-    condition: 'date field format error',
-  },
-  dateInvalid: {
-    operation: 'add',
-    status: 406,
-    text: 'document date values is invalid',
-    condition: 'date field format error',
-  },
-  stringValueInvalid: {
-    operation: 'add',
-    status: 406,
-    text: 'document string field values is invalid',
-    condition: 'contents or icontents field format error',
-  },
-  scoreValueInvalid: {
-    operation: 'add',
-    status: 406,
-    text: 'document score values is invalid',
-    condition: 'score field format error',
-  },
-  titleEmpty: {
-    operation: 'add',
-    status: 406,
-    text: 'document icontents_title value is empty',
-    condition: 'required field missing or null',
-  },
-  bodyEmpty: {
-    operation: 'add',
-    status: 406,
-    text: 'document icontents_body value is empty',
-    condition: 'required field missing or null',
-  },
-  thumbnailKeyFail: {
-    operation: 'add',
-    status: 406,
-    text: 'thumbnail key make fail',
-    condition: 'thumbnail key creation failed',
-  },
-  addProcessFail: {
-    operation: 'add',
-    status: 503,
-    text: 'document add process fail',
-    condition: 'indexing failed',
-  },
-  userInfoFail: {
-    operation: 'add',
-    status: 503,
-    text: 'retrieve user info fail',
-    condition: 'user lookup failed',
-  },
-  duplicationCheckFail: {
-    operation: 'add',
-    status: 503,
-    text: 'document duplication check fail',
-    condition: 'duplicate check failed',
-  },
-  collectionInfoException: {
-    operation: 'add',
-    status: 503,
-    text: 'retrieve collection info exception',
-    condition: 'collection lookup exception',
-  },
-  databaseException: {
-    operation: 'add',
-    status: 503,
-    text: 'database exception',
-    condition: 'database error',
-  },
-} as const satisfies Table<'add'>;
+const common = table('common', {
+  apikeyNull: [400, 'apikey is null', 'apikey missing or null'],
+  apikeyInvalid: [401, 'apikey is invalid', 'invalid API key'],
+  cidInvalid: [404, 'cid is invalid', 'invalid collection ID'],
+  callLimitReached: [406, 'api call limit reached', 'API call maximum exceeded (not for status)'],
+  occurException: [500, 'Occur Exception', 'any error not listed'],
+});
 
-const search = {
-  qNull: { operation: 'search', status: 400, text: 'q is null', condition: 'q missing or null' },
-  qTooLong: {
-    operation: 'search',
-    status: 400,
-    text: 'q is too long (under 1KB)',
-    condition: 'q longer than the maximum',
-  },
-  qInvalidEncoding: {
-    operation: 'search',
-    status: 400,
-    text: 'q is invalid encoding',
-    condition: 'q has invalid encoding',
-  },
-  caInvalid: {
-    operation: 'search',
-    status: 400,
-    text: 'ca parameter is invalid',
-    condition: 'invalid ca',
-  },
-  exCaInvalid: {
-    operation: 'search',
-    status: 400,
-    text: 'ex_ca parameter is invalid',
-    condition: 'invalid ex_ca',
-  },
-  startInvalid: {
-    operation: 'search',
-    status: 400,
-    text: 'start parameter is invalid',
-    condition: 'invalid start',
-  },
-  lenInvalid: {
-    operation: 'search',
-    status: 400,
-    text: 'len parameter is invalid',
-    condition: 'invalid len',
-  },
-  sortInvalid: {
-    operation: 'search',
-    status: 400,
-    text: 'sort parameter is invalid',
-    condition: 'invalid sort',
-  },
-  startdateInvalid: {
-    operation: 'search',
-    status: 400,
-    text: 'startdate parameter is invalid',
-    condition: 'invalid startdate',
-  },
-  enddateInvalid: {
-    operation: 'search',
-    status: 400,
-    text: 'enddate parameter is invalid',
-    condition: 'invalid enddate',
-  },
-  returnTypeInvalid: {
-    operation: 'search',
-    status: 400,
-    text: 'return type is invalid',
-    condition: 'format other than xml or json',
-  },
-  makeResultFail: {
-    operation: 'search',
-    status: 503,
-    text: 'make search result fail',
-    condition: 'result creation failed',
-  },
-  collectionInfoException: {
-    operation: 'search',
-    status: 503,
-    text: 'retrieve collection info exception',
-    condition: 'collection lookup exception',
-  },
-} as const satisfies Table<'search'>;
+const add = table('add', {
+  docNull: [400, 'doc is null', 'doc missing or null'],
+  docEmpty: [400, 'doc is empty', 'doc blank'],
+  invalidEncoding: [400, 'invalid encoding', 'invalid encoding'],
+  docInvalidUtf8: [
+    400,
+    'doc is invalid - incorrect utf-8 string value',
+    'doc contains characters not representable in UTF-8',
+  ],
+  docJsonParsingFail: [400, 'doc json parsing fail', 'error while processing the JSON'],
+  tooManyFields: [400, 'json contains too many fields', 'more than 35 fields'],
+  dockeyNull: [400, 'dockey is null', 'dockey missing or null'],
+  dockeyInvalid: [404, 'dockey is invalid', 'invalid dockey'],
+  indexMaxReached: [406, 'index max reached', 'indexable document maximum exceeded'],
+  alreadyExists: [406, 'document is already exists', 'document already exists'],
+  fieldnameInvalid: [406, 'document fieldname is invalid', 'field name format error'],
+  categoryValueInvalid: [
+    406,
+    'document category value is invalid',
+    'categories field format error',
+  ],
+  dateTooBig: [406, 'document date values is too big', 'date field format error'],
+  dateInvalid: [406, 'document date values is invalid', 'date field format error'],
+  stringValueInvalid: [
+    406,
+    'document string field values is invalid',
+    'contents or icontents field format error',
+  ],
+  scoreValueInvalid: [406, 'document score values is invalid', 'score field format error'],
+  titleEmpty: [406, 'document icontents_title value is empty', 'required field missing or null'],
+  bodyEmpty: [406, 'document icontents_body value is empty', 'required field missing or null'],
+  thumbnailKeyFail: [406, 'thumbnail key make fail', 'thumbnail key creation failed'],
+  addProcessFail: [503, 'document add process fail', 'indexing failed'],
+  userInfoFail: [503, 'retrieve user info fail', 'user lookup failed'],
+  duplicationCheckFail: [503, 'document duplication check fail', 'duplicate check failed'],
+  collectionInfoException: [
+    503,
+    'retrieve collection info exception',
+    'collection lookup exception',
+  ],
+  databaseException: [503, 'database exception', 'database error'],
+});
 
-const del = {
-  dockeyNull: {
-    operation: 'delete',
-    status: 400,
-    text: 'dockey is null',
-    condition: 'dockey missing or null',
-  },
-  dockeyInvalid: {
-    operation: 'delete',
-    status: 404,
-    text: 'dockey is invalid',
-    condition: 'invalid dockey',
-  },
-  deleteProcessFail: {
-    operation: 'delete',
-    status: 503,
-    text: 'document delete process fail',
-    condition: 'index deletion failed',
-  },
-  collectionInfoException: {
-    operation: 'delete',
-    status: 503,
-    text: 'retrieve collection info exception',
-    condition: 'collection lookup exception',
-  },
-  userInfoFail: {
-    operation: 'delete',
-    status: 503,
-    text: 'retrieve user info fail',
-    condition: 'user lookup failed',
-  },
-} as const satisfies Table<'delete'>;
+const search = table('search', {
+  qNull: [400, 'q is null', 'q missing or null'],
+  qTooLong: [400, 'q is too long (under 1KB)', 'q longer than the maximum'],
+  qInvalidEncoding: [400, 'q is invalid encoding', 'q has invalid encoding'],
+  caInvalid: [400, 'ca parameter is invalid', 'invalid ca'],
+  exCaInvalid: [400, 'ex_ca parameter is invalid', 'invalid ex_ca'],
+  startInvalid: [400, 'start parameter is invalid', 'invalid start'],
+  lenInvalid: [400, 'len parameter is invalid', 'invalid len'],
+  sortInvalid: [400, 'sort parameter is invalid', 'invalid sort'],
+  startdateInvalid: [400, 'startdate parameter is invalid', 'invalid startdate'],
+  enddateInvalid: [400, 'enddate parameter is invalid', 'invalid enddate'],
+  returnTypeInvalid: [400, 'return type is invalid', 'format other than xml or json'],
+  makeResultFail: [503, 'make search result fail', 'result creation failed'],
+  collectionInfoException: [
+    503,
+    'retrieve collection info exception',
+    'collection lookup exception',
+  ],
+});
+
+const del = table('delete', {
+  dockeyNull: [400, 'dockey is null', 'dockey missing or null'],
+  dockeyInvalid: [404, 'dockey is invalid', 'invalid dockey'],
+  deleteProcessFail: [503, 'document delete process fail', 'index deletion failed'],
+  collectionInfoException: [
+    503,
+    'retrieve collection info exception',
+    'collection lookup exception',
+  ],
+  userInfoFail: [503, 'retrieve user info fail', 'user lookup failed'],
+});
 
 /** The update table's combined rows ("same conditions as for add"), one entry per text. */
 const SAME = 'same conditions as for add';
-const update = {
-  docNull: { operation: 'update', status: 400, text: 'doc is null', condition: SAME },
-  docEmpty: { operation: 'update', status: 400, text: 'doc is empty', condition: SAME },
-  invalidEncoding: { operation: 'update', status: 400, text: 'invalid encoding', condition: SAME },
-  docInvalidUtf8: {
-    operation: 'update',
-    status: 400,
-    text: 'doc is invalid - incorrect utf-8 string value',
-    condition: SAME,
-  },
-  docJsonParsingFail: {
-    operation: 'update',
-    status: 400,
-    text: 'doc json parsing fail',
-    condition: SAME,
-  },
-  tooManyFields: {
-    operation: 'update',
-    status: 400,
-    text: 'json contains too many fields',
-    condition: SAME,
-  },
-  dockeyNull: {
-    operation: 'update',
-    status: 400,
-    text: 'dockey is null',
-    condition: 'dockey missing or null',
-  },
-  dockeyInvalid: {
-    operation: 'update',
-    status: 404,
-    text: 'dockey is invalid',
-    condition: 'invalid dockey',
-  },
-  fieldnameInvalid: {
-    operation: 'update',
-    status: 406,
-    text: 'document fieldname is invalid',
-    condition: SAME,
-  },
-  categoryValueInvalid: {
-    operation: 'update',
-    status: 406,
-    text: 'document category value is invalid',
-    condition: SAME,
-  },
-  dateTooBig: {
-    operation: 'update',
-    status: 406,
-    text: 'document date values is too big',
-    condition: SAME,
-  },
-  dateInvalid: {
-    operation: 'update',
-    status: 406,
-    text: 'document date values is invalid',
-    condition: SAME,
-  },
-  stringValueInvalid: {
-    operation: 'update',
-    status: 406,
-    text: 'document string field values is invalid',
-    condition: SAME,
-  },
-  scoreValueInvalid: {
-    operation: 'update',
-    status: 406,
-    text: 'document score values is invalid',
-    condition: SAME,
-  },
-  titleEmpty: {
-    operation: 'update',
-    status: 406,
-    text: 'document icontents_title value is empty',
-    condition: SAME,
-  },
-  bodyEmpty: {
-    operation: 'update',
-    status: 406,
-    text: 'document icontents_body value is empty',
-    condition: SAME,
-  },
-  thumbnailKeyFail: {
-    operation: 'update',
-    status: 406,
-    text: 'thumbnail key make fail',
-    condition: SAME,
-  },
-  updateProcessFail: {
-    operation: 'update',
-    status: 503,
-    text: 'document update process fail',
-    condition: 'index update failed',
-  },
-  userInfoFail: {
-    operation: 'update',
-    status: 503,
-    text: 'retrieve user info fail',
-    condition: 'user lookup failed',
-  },
-  collectionInfoException: {
-    operation: 'update',
-    status: 503,
-    text: 'retrieve collection info exception',
-    condition: 'collection lookup exception',
-  },
-  databaseException: {
-    operation: 'update',
-    status: 503,
-    text: 'database exception',
-    condition: 'database error',
-  },
-} as const satisfies Table<'update'>;
+const update = table('update', {
+  docNull: [400, 'doc is null', SAME],
+  docEmpty: [400, 'doc is empty', SAME],
+  invalidEncoding: [400, 'invalid encoding', SAME],
+  docInvalidUtf8: [400, 'doc is invalid - incorrect utf-8 string value', SAME],
+  docJsonParsingFail: [400, 'doc json parsing fail', SAME],
+  tooManyFields: [400, 'json contains too many fields', SAME],
+  dockeyNull: [400, 'dockey is null', 'dockey missing or null'],
+  dockeyInvalid: [404, 'dockey is invalid', 'invalid dockey'],
+  fieldnameInvalid: [406, 'document fieldname is invalid', SAME],
+  categoryValueInvalid: [406, 'document category value is invalid', SAME],
+  dateTooBig: [406, 'document date values is too big', SAME],
+  dateInvalid: [406, 'document date values is invalid', SAME],
+  stringValueInvalid: [406, 'document string field values is invalid', SAME],
+  scoreValueInvalid: [406, 'document score values is invalid', SAME],
+  titleEmpty: [406, 'document icontents_title value is empty', SAME],
+  bodyEmpty: [406, 'document icontents_body value is empty', SAME],
+  thumbnailKeyFail: [406, 'thumbnail key make fail', SAME],
+  updateProcessFail: [503, 'document update process fail', 'index update failed'],
+  userInfoFail: [503, 'retrieve user info fail', 'user lookup failed'],
+  collectionInfoException: [
+    503,
+    'retrieve collection info exception',
+    'collection lookup exception',
+  ],
+  databaseException: [503, 'database exception', 'database error'],
+});
 
-const fieldUpdate = {
-  fieldnameNull: {
-    operation: 'fieldUpdate',
-    status: 400,
-    text: 'fieldname is null',
-    condition: 'fieldname missing or null',
-  },
-  fieldnameEmpty: {
-    operation: 'fieldUpdate',
-    status: 400,
-    text: 'fieldname is empty',
-    condition: 'fieldname blank',
-  },
-  fieldnameInvalid: {
-    operation: 'fieldUpdate',
-    status: 400,
-    text: 'fieldname is invalid',
-    condition: 'invalid fieldname',
-  },
-  fieldvalueNull: {
-    operation: 'fieldUpdate',
-    status: 400,
-    text: 'fieldvalue is null',
-    condition: 'fieldvalue missing or null',
-  },
-  fieldvalueInvalid: {
-    operation: 'fieldUpdate',
-    status: 400,
-    text: 'fieldvalue is invalid',
-    condition: 'invalid fieldvalue',
-  },
-  fieldtypeInvalid: {
-    operation: 'fieldUpdate',
-    status: 400,
-    text: 'fieldtype is invalid',
-    condition: 'invalid field type',
-  },
-  dockeyNull: {
-    operation: 'fieldUpdate',
-    status: 400,
-    text: 'dockey is null',
-    condition: 'dockey missing or null',
-  },
-  dockeyEmpty: {
-    operation: 'fieldUpdate',
-    status: 404,
-    text: 'dockey is empty',
-    condition: 'dockey blank',
-  },
-  dockeyInvalid: {
-    operation: 'fieldUpdate',
-    status: 404,
-    text: 'dockey is invalid',
-    condition: 'invalid dockey',
-  },
-  userInfoFail: {
-    operation: 'fieldUpdate',
-    status: 503,
-    text: 'retrieve user info fail',
-    condition: 'user lookup failed',
-  },
-  collectionInfoException: {
-    operation: 'fieldUpdate',
-    status: 503,
-    text: 'retrieve collection info exception',
-    condition: 'collection lookup exception',
-  },
-  updateFieldProcessFail: {
-    operation: 'fieldUpdate',
-    status: 503,
-    text: 'document update field process fail',
-    condition: 'field index update failed',
-  },
-} as const satisfies Table<'fieldUpdate'>;
+const fieldUpdate = table('fieldUpdate', {
+  fieldnameNull: [400, 'fieldname is null', 'fieldname missing or null'],
+  fieldnameEmpty: [400, 'fieldname is empty', 'fieldname blank'],
+  fieldnameInvalid: [400, 'fieldname is invalid', 'invalid fieldname'],
+  fieldvalueNull: [400, 'fieldvalue is null', 'fieldvalue missing or null'],
+  fieldvalueInvalid: [400, 'fieldvalue is invalid', 'invalid fieldvalue'],
+  fieldtypeInvalid: [400, 'fieldtype is invalid', 'invalid field type'],
+  dockeyNull: [400, 'dockey is null', 'dockey missing or null'],
+  dockeyEmpty: [404, 'dockey is empty', 'dockey blank'],
+  dockeyInvalid: [404, 'dockey is invalid', 'invalid dockey'],
+  userInfoFail: [503, 'retrieve user info fail', 'user lookup failed'],
+  collectionInfoException: [
+    503,
+    'retrieve collection info exception',
+    'collection lookup exception',
+  ],
+  updateFieldProcessFail: [503, 'document update field process fail', 'field index update failed'],
+});
 
-const status = {
-  makeStatusResultFail: {
-    operation: 'status',
-    status: 503,
-    text: 'make status result fail',
-    condition: 'status lookup failed',
-  },
-} as const satisfies Table<'status'>;
+const status = table('status', {
+  makeStatusResultFail: [503, 'make status result fail', 'status lookup failed'],
+});
 
 /** Every error of the spec, grouped by table; keys are in spec order. */
 export const SEARCH_ERRORS = {

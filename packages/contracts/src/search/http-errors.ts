@@ -1,9 +1,10 @@
 /**
  * The search service's answers that the spec has no row for: HTTP-level answers given before
  * any contract check (the request is not one of the operations, its body cannot be read) or
- * instead of running it (its collection already has too many searches waiting), and the answer
- * to a parameter the spec does not have (`facet`, see facets.ts). Not spec rows, so not in
- * SEARCH_ERRORS; the service's README lists each with when it is given.
+ * instead of running it (its collection already has too many searches waiting), and the
+ * checks of the parameters the service adds beyond the spec (highlights: highlight.ts; facets:
+ * facets.ts). Not spec rows, so not in SEARCH_ERRORS; the service's README lists each with when
+ * it is given.
  */
 export interface HttpAnswer {
   readonly status: number;
@@ -14,6 +15,14 @@ export const SEARCH_HTTP_ERRORS = {
   notFound: { status: 404, text: 'not found' },
   methodNotAllowed: { status: 405, text: 'method not allowed' },
   badRequest: { status: 400, text: 'bad request' },
+  /** hl other than 0 or 1 (highlight.ts) */
+  hlInvalid: { status: 400, text: 'hl parameter is invalid' },
+  /** with hl=1: hl_pre longer than HIGHLIGHT_TAG_MAX_BYTES UTF-8 bytes */
+  hlPreTooLong: { status: 400, text: 'hl_pre is too long (at most 32 bytes)' },
+  /** with hl=1: hl_pre not valid UTF-8 (invalid encoding, U+0000) */
+  hlPreInvalid: { status: 400, text: 'hl_pre parameter is invalid' },
+  hlPostTooLong: { status: 400, text: 'hl_post is too long (at most 32 bytes)' },
+  hlPostInvalid: { status: 400, text: 'hl_post parameter is invalid' },
   payloadTooLarge: { status: 413, text: 'request body too large' },
   unsupportedMediaType: { status: 415, text: 'unsupported media type' },
   /**

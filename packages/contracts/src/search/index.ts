@@ -8,5 +8,6 @@ export * from './json';
 export * from './fields';
 export * from './doc';
 export * from './params';
+export * from './highlight';
 export * from './facets';
 export * from './check-order';

@@ -117,28 +117,68 @@ export function insufficientScope(scope: string): ServiceError {
   });
 }
 
-function reasonFor(err: unknown): string {
-  if (err instanceof jwt.TokenExpiredError) return 'token expired';
-  if (err instanceof jwt.NotBeforeError) return 'token not yet valid';
-  const message = err instanceof Error ? err.message : '';
-  if (message === 'invalid signature') return 'invalid signature';
-  if (message === 'jwt signature is required') return 'unsigned token';
-  if (
-    message === 'invalid algorithm' ||
-    message.includes('must be a symmetric key') ||
-    message.includes('must be an asymmetric key')
-  )
-    return 'algorithm not allowed';
-  if (message.startsWith('jwt audience invalid')) return 'wrong audience';
-  if (message.startsWith('jwt issuer invalid')) return 'wrong issuer';
-  if (
-    message === 'jwt malformed' ||
-    message === 'invalid token' ||
-    message.startsWith('Unexpected token') ||
-    message.includes('JSON')
-  )
-    return 'malformed token';
-  return 'invalid token';
+/** What verifyToken found: the verified payload, or why the token is refused. */
+type Verification = { payload: string | jwt.JwtPayload } | { refused: string };
+
+/**
+ * A token's checks, in the security order: its shape (three parts, a decodable header),
+ * a signature, a pinned algorithm the key can verify, the signature itself (jsonwebtoken),
+ * and only then the claims of the verified payload: nbf, exp, aud, iss (exp's presence is
+ * the caller's check). Each refusal is decided from the token itself, never from an error
+ * message; jsonwebtoken is left only the signature.
+ */
+function verifyToken(token: string, config: JwtConfig, now: number): Verification {
+  if (token.split('.').length !== 3) return { refused: 'malformed token' };
+  let decoded: jwt.Jwt | null;
+  try {
+    decoded = jwt.decode(token, { complete: true });
+  } catch {
+    return { refused: 'malformed token' }; // a header of typ JWT whose payload is not JSON
+  }
+  if (!decoded) return { refused: 'malformed token' };
+  if (token.slice(token.lastIndexOf('.') + 1).trim() === '') return { refused: 'unsigned token' };
+  const alg: unknown = (decoded.header as { alg?: unknown }).alg;
+  if (!config.algorithms.some((a) => a === alg) || !keyVerifies(config.key, alg as string))
+    return { refused: 'algorithm not allowed' };
+
+  let payload: string | jwt.JwtPayload;
+  try {
+    // nbf and exp are checked below, with the service's clock
+    payload = jwt.verify(token, config.key, {
+      algorithms: config.algorithms,
+      ignoreNotBefore: true,
+      ignoreExpiration: true,
+    });
+  } catch (err) {
+    // with the shape and algorithm checked above, jsonwebtoken's own refusal is the signature
+    return {
+      refused: err instanceof jwt.JsonWebTokenError ? 'invalid signature' : 'invalid token',
+    };
+  }
+
+  const claims: jwt.JwtPayload = typeof payload === 'object' ? payload : {};
+  const seconds = Math.floor(now / 1000);
+  if (claims.nbf !== undefined) {
+    if (typeof claims.nbf !== 'number') return { refused: 'invalid token' };
+    if (claims.nbf > seconds) return { refused: 'token not yet valid' };
+  }
+  if (claims.exp !== undefined) {
+    if (typeof claims.exp !== 'number') return { refused: 'invalid token' };
+    if (seconds >= claims.exp) return { refused: 'token expired' };
+  }
+  if (config.audience) {
+    const audiences: unknown[] = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+    if (!audiences.includes(config.audience)) return { refused: 'wrong audience' };
+  }
+  if (config.issuer && claims.iss !== config.issuer) return { refused: 'wrong issuer' };
+  return { payload };
+}
+
+/** HS* needs a secret key, RS*, PS* and ES* a public one (jsonwebtoken's rule too). */
+function keyVerifies(key: JwtConfig['key'], alg: string): boolean {
+  if (alg.startsWith('HS')) return key.type === 'secret';
+  if (/^(?:RS|PS|ES)/.test(alg)) return key.type === 'public';
+  return true;
 }
 
 /**
@@ -178,17 +218,10 @@ export function createAuthenticator(
     if (known) return known;
     if (token.length > MAX_TOKEN_LENGTH || !B64TOKEN.test(token))
       return authenticationFailed('malformed token', 'invalid_token');
-    let payload: string | jwt.JwtPayload;
-    try {
-      payload = jwt.verify(token, config.key, {
-        algorithms: config.algorithms,
-        issuer: config.issuer,
-        audience: config.audience,
-        clockTimestamp: Math.floor(now / 1000),
-      });
-    } catch (err) {
-      return authenticationFailed(reasonFor(err), 'invalid_token');
-    }
+    const verification = verifyToken(token, config, now);
+    if ('refused' in verification)
+      return authenticationFailed(verification.refused, 'invalid_token');
+    const payload = verification.payload;
     if (typeof payload !== 'object' || typeof payload.exp !== 'number')
       return authenticationFailed('token has no exp claim', 'invalid_token');
     const scope: unknown = payload.scope;

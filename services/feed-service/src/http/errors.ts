@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { FEED_ERRORS, type FeedFormat } from '@hub/contracts';
-import { ServiceError, type Logger } from '@hub/service-kit';
+import { DatabaseUnavailableError, ServiceError, type Logger } from '@hub/service-kit';
 import { element, textElement, XML_DECLARATION } from '../render/xml-markup';
 import type { Negotiator } from './negotiation';
 
@@ -81,14 +81,15 @@ const UNAVAILABLE_CODES = new Set([
   '53300',
 ]);
 
-/** The database is down, restarting or full: 503 (the spec's "server error" row), not 500. */
+/**
+ * The database is down, restarting or full: 503 (the spec's "server error" row), not 500.
+ * The pool reports a wait for a connection that timed out, or a connection lost, as a
+ * DatabaseUnavailableError; the server's own refusals and socket failures by their codes.
+ */
 function isDatabaseUnavailable(err: unknown): boolean {
-  const e = err as { code?: unknown; message?: unknown } | undefined;
-  if (typeof e?.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
-  return (
-    typeof e?.message === 'string' &&
-    /Connection terminated|timeout exceeded when trying to connect/.test(e.message)
-  );
+  if (err instanceof DatabaseUnavailableError) return true;
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && UNAVAILABLE_CODES.has(code);
 }
 
 /** The one error handler: every failure becomes one body in the negotiated format. */

@@ -1,8 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import {
+  parseHighlightParams,
   parseSearchFacet,
   parseSearchParams,
   SEARCH_ERRORS,
+  type HighlightParams,
+  type HighlightParamsInput,
   type SearchFacet,
   type SearchParams,
   type SearchParamsInput,
@@ -10,6 +13,7 @@ import {
 import { ServiceError } from '@hub/service-kit';
 import { loadDocuments, loadDocumentsWithThumbnails } from '../store/result-documents';
 import type { DomainDeps } from './deps';
+import { highlightPage, type HighlightFields } from './highlights';
 import { check, step } from './steps';
 
 /** One document of a result page, as stored, plus the result-only fields. */
@@ -19,6 +23,8 @@ export interface ResultDocument {
   doc: string;
   /** archive_* fields from the thumbnail service */
   archive: Record<string, string>;
+  /** hl=1: highlight_title and highlight_body (beyond the spec) */
+  highlight?: HighlightFields;
 }
 
 export interface SearchResult {
@@ -52,21 +58,36 @@ export function checkSearchParams(input: SearchInput): CheckedSearch {
   return { ...params, facet: facet.value };
 }
 
+/** hl, hl_pre, hl_post (beyond the spec), checked after every parameter of the spec. */
+export function checkHighlightParams(input: HighlightParamsInput): HighlightParams | null {
+  return check(parseHighlightParams(input));
+}
+
 /**
  * GET {search}/v2/{cid}/search/{format}, once its parameters are checked: the engine answers the
  * exact number of matches and the ids of the page in order; the page's documents are read from
- * Postgres as stored (a document deleted in between is left out) with their archive fields.
+ * Postgres as stored (a document deleted in between is left out) with their archive fields,
+ * and with `highlight` (hl=1) their highlight fields (domain/highlights.ts).
  */
 export async function searchDocuments(
   deps: DomainDeps,
   collectionId: string,
   params: CheckedSearch,
+  highlight: HighlightParams | null = null,
 ): Promise<SearchResult> {
   const started = performance.now();
 
   const failed = SEARCH_ERRORS.search.makeResultFail;
-  const hits = await step(failed, () => deps.index.search({ collectionId, ...params }));
+  const hits = await step(failed, () =>
+    deps.index.search({ collectionId, ...params, highlight: highlight !== null }),
+  );
   const docs = await step(failed, () => loadPage(deps, collectionId, hits.docIds));
+  if (highlight) {
+    const fields = await step(failed, async () =>
+      highlightPage(params.q, highlight, docs, hits.highlights),
+    );
+    for (const d of docs) d.highlight = fields.get(d.id);
+  }
   return {
     querytime: Math.round(performance.now() - started),
     start: params.start,
@@ -92,16 +113,16 @@ async function loadPage(
   deps: DomainDeps,
   collectionId: string,
   ids: string[],
-): Promise<ResultDocument[]> {
+): Promise<Array<ResultDocument & { id: string }>> {
   const { thumbnails } = deps;
-  const docs: ResultDocument[] = [];
+  const docs: Array<ResultDocument & { id: string }> = [];
   if (thumbnails.archiveFields) {
     const stored = await loadDocumentsWithThumbnails(deps.pool, collectionId, ids);
     for (const id of ids) {
       const d = stored.get(id);
       if (!d) continue;
       const archive = d.thumbnail ? thumbnails.archiveFields(collectionId, d.thumbnail) : {};
-      docs.push({ dockey: d.dockey, doc: d.doc, archive });
+      docs.push({ id, dockey: d.dockey, doc: d.doc, archive });
     }
     return docs;
   }
@@ -113,7 +134,7 @@ async function loadPage(
   ]);
   for (const id of ids) {
     const d = stored.get(id);
-    if (d) docs.push({ dockey: d.dockey, doc: d.doc, archive: archive.get(id) ?? {} });
+    if (d) docs.push({ id, dockey: d.dockey, doc: d.doc, archive: archive.get(id) ?? {} });
   }
   return docs;
 }

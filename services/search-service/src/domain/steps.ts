@@ -1,13 +1,13 @@
 import type { ContractError, Result } from '@hub/contracts';
-import { ServiceError } from '@hub/service-kit';
+import { ServiceError, type ContractErrorLike } from '@hub/service-kit';
 
 /** Answers the request with a contract error (status and exact text). */
-export function fail(error: ContractError, cause?: unknown): never {
+export function fail(error: ContractErrorLike, cause?: unknown): never {
   throw new ServiceError(error, { cause });
 }
 
 /** The value of a contract check, or its error as the answer. */
-export function check<T>(result: Result<T>): T {
+export function check<T>(result: Result<T, ContractErrorLike>): T {
   if (!result.ok) fail(result.error);
   return result.value;
 }

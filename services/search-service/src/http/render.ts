@@ -8,7 +8,9 @@ import type { CollectionStatus } from '../domain/status';
  * JavaScript doubles: stored docs are parsed with lossless-json (numbers keep their text).
  *
  * A result document lists: dockey, then the stored fields in the order the client sent them,
- * then categories ([] when the doc has none), then the archive_* fields of the thumbnails.
+ * then categories ([] when the doc has none), then the archive_* fields of the thumbnails, then
+ * with hl=1 highlight_title and highlight_body (fragments: in XML escaped like any text, so an
+ * XML parser gives the same string as the JSON).
  */
 
 export type ResultFields = Array<[string, unknown]>;
@@ -18,7 +20,17 @@ export function resultFields(d: ResultDocument): ResultFields {
   const fields: ResultFields = [['dockey', d.dockey], ...Object.entries(stored)];
   if (!('categories' in stored)) fields.push(['categories', []]);
   for (const [name, value] of Object.entries(d.archive)) fields.push([name, value]);
+  for (const [name, value] of highlightFields(d)) fields.push([name, value]);
   return fields;
+}
+
+/** highlight_title, highlight_body: names no stored field has (user fields carry a type prefix). */
+function highlightFields(d: ResultDocument): Array<[string, string]> {
+  if (!d.highlight) return [];
+  return [
+    ['highlight_title', d.highlight.title],
+    ['highlight_body', d.highlight.body],
+  ];
 }
 
 // ---------------------------------------------------------------- JSON
@@ -35,7 +47,7 @@ function jsonDoc(d: ResultDocument): string {
   let out = `{"dockey":${JSON.stringify(d.dockey)}`;
   if (stored) out += `,${stored}`;
   if (!HAS_CATEGORIES.test(d.doc)) out += ',"categories":[]';
-  for (const [name, value] of Object.entries(d.archive)) {
+  for (const [name, value] of [...Object.entries(d.archive), ...highlightFields(d)]) {
     out += `,${JSON.stringify(name)}:${JSON.stringify(value)}`;
   }
   return `${out}}`;

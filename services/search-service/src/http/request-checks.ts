@@ -4,6 +4,7 @@ import {
   parseReturnType,
   SEARCH_ERRORS,
   type ContractError,
+  type HighlightParamsInput,
   type SearchReturnType,
 } from '@hub/contracts';
 import { check, fail, step } from '../domain/steps';
@@ -169,4 +170,9 @@ export function searchParams(params: RequestParams): SearchInput {
     enddate: params.get('enddate'),
     facet: params.get('facet'),
   };
+}
+
+/** The highlight parameters (beyond the spec), read after every parameter of the spec. */
+export function highlightParams(params: RequestParams): HighlightParamsInput {
+  return { hl: params.get('hl'), hl_pre: params.get('hl_pre'), hl_post: params.get('hl_post') };
 }

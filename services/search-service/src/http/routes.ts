@@ -3,12 +3,13 @@ import { allowMethods } from '@hub/service-kit';
 import { addDocument } from '../domain/add-document';
 import { deleteDocument } from '../domain/delete-document';
 import type { DomainDeps } from '../domain/deps';
-import { checkSearchParams, searchDocuments } from '../domain/search';
+import { checkHighlightParams, checkSearchParams, searchDocuments } from '../domain/search';
 import { collectionStatus } from '../domain/status';
 import { updateDocument } from '../domain/update-document';
 import { updateField } from '../domain/update-field';
 import type { CollectionDirectory } from '../store/collections';
 import { formOf, readParams } from './body';
+import type { RequestParams } from './params';
 import type { CollectionGate } from './collection-gate';
 import type { CallLimiter } from './call-limiter';
 import { HTTP_ERRORS } from './errors';
@@ -18,6 +19,7 @@ import {
   checkRequest,
   deleteParams,
   fieldUpdateParams,
+  highlightParams,
   searchParams,
   updateParams,
 } from './request-checks';
@@ -74,6 +76,25 @@ function sendAs(res: Response, format: 'xml' | 'json', body: string): void {
     .send(body);
 }
 
+/**
+ * A document write (add, update, field update, delete): steps 1–4 of the checks, then the
+ * operation's parameters (`paramsOf`), the write counted in the collection's gate, and 200 OK.
+ */
+function write<Input>(
+  deps: RouteDeps,
+  operation: 'add' | 'update' | 'fieldUpdate' | 'delete',
+  paramsOf: (params: RequestParams) => Input,
+  run: (deps: DomainDeps, collectionId: string, input: Input) => Promise<void>,
+): Handler {
+  return async (req, res) => {
+    const params = formOf(req);
+    const { collection } = await checkRequest(deps, operation, { cid: cidOf(req), params });
+    const input = paramsOf(params);
+    await deps.gate.track(collection.id, () => run(deps, collection.id, input));
+    ok(res);
+  };
+}
+
 /** add, update, field update, delete, status: mounted under the path of {base_url}. */
 export function indexRoutes(deps: RouteDeps): Router {
   const router = Router();
@@ -83,27 +104,9 @@ export function indexRoutes(deps: RouteDeps): Router {
     router,
     '/v2/:cid/docs',
     {
-      POST: async (req, res) => {
-        const params = formOf(req);
-        const { collection } = await checkRequest(deps, 'add', { cid: cidOf(req), params });
-        const input = addParams(params);
-        await deps.gate.track(collection.id, () => addDocument(deps, collection.id, input));
-        ok(res);
-      },
-      PUT: async (req, res) => {
-        const params = formOf(req);
-        const { collection } = await checkRequest(deps, 'update', { cid: cidOf(req), params });
-        const input = updateParams(params);
-        await deps.gate.track(collection.id, () => updateDocument(deps, collection.id, input));
-        ok(res);
-      },
-      DELETE: async (req, res) => {
-        const params = formOf(req);
-        const { collection } = await checkRequest(deps, 'delete', { cid: cidOf(req), params });
-        const input = deleteParams(params);
-        await deps.gate.track(collection.id, () => deleteDocument(deps, collection.id, input));
-        ok(res);
-      },
+      POST: write(deps, 'add', addParams, addDocument),
+      PUT: write(deps, 'update', updateParams, updateDocument),
+      DELETE: write(deps, 'delete', deleteParams, deleteDocument),
     },
     body,
   );
@@ -111,15 +114,7 @@ export function indexRoutes(deps: RouteDeps): Router {
   route(
     router,
     '/v2/:cid/docs/fields',
-    {
-      PUT: async (req, res) => {
-        const params = formOf(req);
-        const { collection } = await checkRequest(deps, 'fieldUpdate', { cid: cidOf(req), params });
-        const input = fieldUpdateParams(params);
-        await deps.gate.track(collection.id, () => updateField(deps, collection.id, input));
-        ok(res);
-      },
-    },
+    { PUT: write(deps, 'fieldUpdate', fieldUpdateParams, updateField) },
     body,
   );
 
@@ -157,12 +152,13 @@ export function searchRoutes(deps: RouteDeps): Router {
           format: String(req.params.format),
         });
         const query = checkSearchParams(searchParams(params));
+        const highlight = checkHighlightParams(highlightParams(params));
         // a search waiting for its collection's share leaves the queue when its client goes away
         const gone = new AbortController();
         res.once('close', () => gone.abort());
         const result = await deps.gate.run(
           collection.id,
-          () => searchDocuments(deps, collection.id, query),
+          () => searchDocuments(deps, collection.id, query, highlight),
           gone.signal,
         );
         sendAs(res, format, format === 'json' ? searchJson(result) : searchXml(result));

@@ -22,9 +22,16 @@
  *
  * A query matches a document when every term of q is among the document's terms (all words
  * must match; each Hangul word through all of its bigrams).
+ *
+ * termSpans gives the same terms with where each came from in the text as given (highlights):
+ * one scan (scanTerms) makes the terms for both, over the whole text's normal form, so the
+ * spans never change what indexing produces.
  */
 
 import { oneSyllableStem, queryStem, type RunStart } from './analysis/korean-particles';
+import { normalise, traceNormalForm } from './analysis/normal-form';
+
+export { normalise };
 
 /**
  * Changes whenever a document's terms change: the Postgres engine re-analyses every stored
@@ -45,16 +52,12 @@ export interface AnalyserOptions {
 export const MAX_TERM_CHARS = 64;
 
 const WORD_RUN = /[\p{L}\p{M}\p{N}]+/gu;
+const WORD_CHAR = /^[\p{L}\p{M}\p{N}]$/u;
 const ALL_DIGITS = /^\p{N}+$/u;
 const BIGRAM_CHAR = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 /** splits a word run where it changes between a bigram script and anything else */
 const SCRIPT_SPLIT =
   /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30FC]+|[^\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30FC]+/gu;
-
-/** NFKC + lower case: the form both documents and queries are compared in. */
-export function normalise(text: string): string {
-  return text.normalize('NFKC').toLowerCase();
-}
 
 function cut(term: string): string {
   if (term.length <= MAX_TERM_CHARS) return term;
@@ -62,34 +65,129 @@ function cut(term: string): string {
   return chars.length <= MAX_TERM_CHARS ? term : chars.slice(0, MAX_TERM_CHARS).join('');
 }
 
-function emitRun(run: string, out: (term: string) => void): void {
+/** Receives a term and where it came from: [start, end) in the text the scan read. */
+type Emit = (term: string, start: number, end: number) => void;
+
+/** The terms of one run at offset `at` (its bigrams, or the run itself). */
+function emitRun(run: string, at: number, out: Emit): void {
   const first = run.codePointAt(0)!;
   if (!BIGRAM_CHAR.test(String.fromCodePoint(first)) && run[0] !== '\u30FC') {
-    out(cut(run));
+    out(cut(run), at, at + run.length);
     return;
   }
-  const chars = Array.from(run);
-  if (chars.length === 1) {
-    out(chars[0]!);
-    return;
+  let previous = '';
+  let previousAt = at;
+  let offset = at;
+  for (const char of run) {
+    if (previous !== '') out(previous + char, previousAt, offset + char.length);
+    previous = char;
+    previousAt = offset;
+    offset += char.length;
   }
-  for (let i = 0; i + 1 < chars.length; i++) out(chars[i]! + chars[i + 1]!);
+  if (previousAt === at) out(previous, at, offset);
+}
+
+/** Every term of a normalised text, in text order, with repetitions and their offsets. */
+function scanTerms(normal: string, opts: AnalyserOptions, emit: Emit): void {
+  for (const word of normal.matchAll(WORD_RUN)) {
+    let afterNumber = false;
+    for (const run of word[0].matchAll(SCRIPT_SPLIT)) {
+      const at = word.index + run.index;
+      emitRun(run[0], at, emit);
+      const stem = opts.bigramOnly ? null : oneSyllableStem(run[0], afterNumber);
+      if (stem !== null) emit(stem, at, at + stem.length);
+      afterNumber = ALL_DIGITS.test(run[0]);
+    }
+  }
 }
 
 /** Every term of `text`, in text order, with repetitions. */
 export function terms(text: string, opts: AnalyserOptions = {}): string[] {
   const out: string[] = [];
-  const push = (t: string) => {
+  scanTerms(normalise(text), opts, (t) => {
     out.push(t);
-  };
-  for (const word of normalise(text).match(WORD_RUN) ?? []) {
-    let afterNumber = false;
-    for (const run of word.match(SCRIPT_SPLIT) ?? []) {
-      emitRun(run, push);
-      const stem = opts.bigramOnly ? null : oneSyllableStem(run, afterNumber);
-      if (stem !== null) push(stem);
-      afterNumber = ALL_DIGITS.test(run);
+  });
+  return out;
+}
+
+/** A term of a text and the part of the text it was made from. */
+export interface TermSpan {
+  readonly term: string;
+  /** [start, end) in UTF-16 units of the text as given (not normalised), on character boundaries */
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * terms(text), each with the span of `text` it was made from: a word's span for a whole-word
+ * term, two characters for a bigram, the stem syllable for a one-syllable stem (책 of 책을).
+ * A span covers whole characters with their combining marks (see analysis/normal-form.ts).
+ */
+export function termSpans(text: string, opts: AnalyserOptions = {}): TermSpan[] {
+  const normal = traceNormalForm(text);
+  const out: TermSpan[] = [];
+  scanTerms(normal.text, opts, (term, start, end) => {
+    const [from, to] = normal.span(start, end);
+    out.push({ term, start: from, end: to });
+  });
+  return out;
+}
+
+/** The word (WORD_RUN match) of a normalised text around offset `at`: [start, end). */
+function wordAround(normal: string, at: number): [number, number] {
+  let start = at;
+  while (start > 0) {
+    const pair = start > 1 && isSurrogatePair(normal, start - 2);
+    const before = start - (pair ? 2 : 1);
+    if (!WORD_CHAR.test(normal.slice(before, start))) break;
+    start = before;
+  }
+  let end = at;
+  while (end < normal.length) {
+    const next = end + (isSurrogatePair(normal, end) ? 2 : 1);
+    if (!WORD_CHAR.test(normal.slice(end, next))) break;
+    end = next;
+  }
+  return [start, end];
+}
+
+function isSurrogatePair(s: string, i: number): boolean {
+  const high = s.charCodeAt(i);
+  const low = s.charCodeAt(i + 1);
+  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
+}
+
+/**
+ * termSpans(text) of the terms in `wanted` only, the first `maxSpans` of them, at the cost of
+ * the words that can make one: a term is always the start of the normal form at its offset (a
+ * whole or cut word, a bigram, a stem syllable), so only the words whose normal form contains
+ * a wanted term are analysed, each on its own as scanTerms analyses every word, in text order
+ * until `maxSpans` are found; the text is traced only as far as that.
+ */
+export function spansOfTerms(
+  text: string,
+  wanted: ReadonlySet<string>,
+  maxSpans = Infinity,
+  opts: AnalyserOptions = {},
+): TermSpan[] {
+  const normal = traceNormalForm(text);
+  const words = new Map<number, number>();
+  for (const term of wanted) {
+    if (term === '') continue;
+    for (let at = normal.text.indexOf(term); at >= 0;) {
+      const [start, end] = wordAround(normal.text, at);
+      words.set(start, end);
+      at = normal.text.indexOf(term, Math.max(at + 1, end));
     }
+  }
+  const out: TermSpan[] = [];
+  for (const [start, end] of [...words].sort((a, b) => a[0] - b[0])) {
+    if (out.length >= maxSpans) break;
+    scanTerms(normal.text.slice(start, end), opts, (term, s, e) => {
+      if (!wanted.has(term) || out.length >= maxSpans) return;
+      const [from, to] = normal.span(start + s, start + e);
+      out.push({ term, start: from, end: to });
+    });
   }
   return out;
 }
@@ -112,7 +210,7 @@ export function queryTerms(q: string, opts: AnalyserOptions = {}): string[] {
     let start: RunStart = 'word';
     for (const run of word.match(SCRIPT_SPLIT) ?? []) {
       const stem = queryStem(run, start);
-      if (stem !== '') emitRun(stem, add);
+      if (stem !== '') emitRun(stem, 0, add);
       start = ALL_DIGITS.test(run) ? 'digits' : 'other';
     }
   }

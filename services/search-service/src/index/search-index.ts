@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { ParsedDoc, SearchFacet, SearchParams } from '@hub/contracts';
 import type { AddedDocumentRows } from '../store/documents';
+import type { MarkedText } from './highlight/marked-text';
 
 export type { AddedDocumentRows };
 
@@ -55,6 +56,14 @@ export interface SearchQuery extends SearchParams {
   collectionId: string;
   /** facet=categories (beyond the spec): also count the matches per category */
   facet?: SearchFacet | null;
+  /** hl=1: an engine that marks matches itself returns its marks (SearchHits.highlights) */
+  highlight?: boolean;
+}
+
+/** An engine's own marks of a hit's title and body snippet (null: none for that field). */
+export interface EngineHighlight {
+  title: MarkedText | null;
+  body: MarkedText | null;
 }
 
 export interface SearchHits {
@@ -62,6 +71,8 @@ export interface SearchHits {
   numfound: number;
   /** documents.id of the requested page, in result order */
   docIds: string[];
+  /** with query.highlight, by documents.id: the engine's marks, when it makes its own */
+  highlights?: ReadonlyMap<string, EngineHighlight>;
   /**
    * Only when the query asks facet=categories: the exact number of matches per category (only
    * categories with at least one), over every match after q, ex_ca, the dates and deletions

@@ -9,6 +9,7 @@ import {
   useSearchDatabase,
 } from '../helpers/harness';
 import { client, type TestCollection } from '../helpers/requests';
+import { describeHighlightContract } from './highlight-contract';
 
 /**
  * The search behaviour every engine must have, through the HTTP API. Each engine's test file
@@ -349,6 +350,8 @@ export function describeSearchContract(
         'other-1',
       ]);
     });
+
+    describeHighlightContract({ app: () => app, settle });
 
     describe('paging over many matches', () => {
       const N = 1005;

@@ -1,8 +1,16 @@
 import type pg from 'pg';
 import { distinctTerms, queryTerms } from '../../src/index/analyser';
+import {
+  createPostgresIndex,
+  type PostgresSearchIndex,
+} from '../../src/index/postgres/postgres-index';
+import { appWithCollection, type TestDatabase } from './harness';
 import type { client, TestCollection } from './requests';
 
-/** A model of a collection's documents, and what a search must answer over it by brute force. */
+/**
+ * A model of a collection's documents, what a search must answer over it by brute force, and
+ * the engine and app the model tests run it on.
+ */
 
 export interface ModelDoc {
   title: string;
@@ -99,6 +107,11 @@ export function answerOf(text: string): {
   };
 }
 
+/** A search's status with its answer (answerOf) when 200, else with its text as it is. */
+export function statusAndAnswer(res: { status: number; text: string }) {
+  return { status: res.status, ...(res.status === 200 ? answerOf(res.text) : { text: res.text }) };
+}
+
 /** The model's documents that match the query, by brute force. */
 function matching(model: Map<string, ModelDoc>, p: ModelQuery): Array<[string, ModelDoc]> {
   const q = queryTerms(p.q);
@@ -152,7 +165,8 @@ export function expectedFacets(
 /**
  * A collection and its model, changed through the API: `add` adds n documents (random unless
  * `make` is given), `change`
- * deletes, updates or re-dates up to 15 of them (each as the model records it).
+ * deletes, updates or re-dates up to 15 of them (each as the model records it); `search` and
+ * `want`, a search's answer and what it must be.
  */
 export function modelCollection(
   pool: pg.Pool,
@@ -196,5 +210,32 @@ export function modelCollection(
       }
     }
   };
-  return { model, ids, add, change };
+  /** a search of the collection: its status and answer (statusAndAnswer) */
+  const search = async (p: ModelQuery) => statusAndAnswer(await api.search(searchParams(p)));
+  /** what that search must answer over the model: 200, brute force's numfound and page */
+  const want = (p: ModelQuery) => ({ status: 200, ...expected(model, ids, p) });
+  return { model, ids, add, change, search, want };
+}
+
+/**
+ * The engine of the model tests, over `pool`: 9 documents a fold and merged segments packed up
+ * to 30 documents, so that a few hundred documents make many segments of both kinds and merges;
+ * it folds only when the test folds (foldAll). `cacheBytes`: the engine's default unless given.
+ */
+export function modelIndex(pool: pg.Pool, cacheBytes?: number): PostgresSearchIndex {
+  return createPostgresIndex(pool, {
+    foldBatchSize: 9,
+    packedMaxDocs: 30,
+    autoFold: false,
+    cacheBytes,
+  });
+}
+
+/**
+ * A new app on `index` with a collection of up to 10,000 documents, and the collection's model
+ * (modelCollection, random from `seed`).
+ */
+export async function modelApp(db: TestDatabase, index: PostgresSearchIndex, seed: number) {
+  const { app, c, api } = await appWithCollection(db, { max_documents: 10_000 }, { index });
+  return { app, c, api, ...modelCollection(db.pool, api, c, random(seed)) };
 }

@@ -37,13 +37,22 @@ export function relayTestEngine(
 
 /**
  * A test file's database and Meilisearch stub. Before each test the stub is reset and emptied,
- * the outbox and applied versions are emptied and a new engine is handed to `opened`; after
- * each test the engine `current` names (the one the test left) stops. Returns what the tests
- * do with them, on the current engine.
+ * the outbox, applied versions and dead letters are emptied and a new engine (relayTestEngine
+ * with `options`) is handed to `opened`. The current engine, which stops after each test, is
+ * that one, or the one `current` names in a file whose tests may replace it (the one the test
+ * left). Returns what the tests do with them, on the current engine.
  */
-export function useRelayTest(opened: (t: RelayTest) => void, current: () => MeilisearchIndex) {
+export function useRelayTest(
+  opened: (t: RelayTest) => void,
+  {
+    current,
+    options = {},
+  }: { current?: () => MeilisearchIndex; options?: Partial<MeilisearchIndexOptions> } = {},
+) {
   let db: TestDatabase;
   let stub: MeiliStub;
+  let made: MeilisearchIndex;
+  const currentEngine = current ?? (() => made);
   useDatabaseAndStub((opened, started) => {
     db = opened;
     stub = started;
@@ -52,25 +61,29 @@ export function useRelayTest(opened: (t: RelayTest) => void, current: () => Meil
     stub.reset();
     stub.documents().clear();
     stub.history.length = 0;
-    await db.pool.query('TRUNCATE search_outbox, search_applied_versions');
-    const engine = relayTestEngine(db, stub);
-    opened({ db, stub, engine });
-    await engine.ensureSettings();
+    await db.pool.query(
+      'TRUNCATE search_outbox, search_applied_versions, search_outbox_dead_letters',
+    );
+    made = relayTestEngine(db, stub, options);
+    opened({ db, stub, engine: made });
+    await made.ensureSettings();
   });
   afterEach(async () => {
-    await current().stop();
+    await currentEngine().stop();
   });
 
   /** One change recorded in its own transaction, as a write of the service does. */
   const recordChange = (change: DocumentChange): Promise<void> =>
-    withTx(db.pool, (tx) => current().recordChange(tx, change));
+    withTx(db.pool, (tx) => currentEngine().recordChange(tx, change));
 
   return {
-    makeEngine: (over: Partial<MeilisearchIndexOptions> = {}) => relayTestEngine(db, stub, over),
+    /** a new engine (relayTestEngine with useRelayTest's `options`, then `more`), not started */
+    makeEngine: (more: Partial<MeilisearchIndexOptions> = {}) =>
+      relayTestEngine(db, stub, { ...options, ...more }),
     /** One change recorded, then sent and confirmed. */
     recordSettled: async (change: DocumentChange): Promise<void> => {
       await recordChange(change);
-      await current().settle();
+      await currentEngine().settle();
     },
     /**
      * Document a (version 1) committed, and relay A's batch of it waiting on a slow Meilisearch
@@ -80,7 +93,7 @@ export function useRelayTest(opened: (t: RelayTest) => void, current: () => Meil
       await recordChange(upsert({ dockey: 'a', docId: 1, version: 1 }));
       stub.taskDelayMs = 300;
       const relay = () =>
-        createOutboxRelay({ pool: db.pool, sink: current().gateway, logger: silentLogger });
+        createOutboxRelay({ pool: db.pool, sink: currentEngine().gateway, logger: silentLogger });
       const a = relay().runOnce();
       const relayB = relay();
       await waitFor(() => stub.requests.some((q) => q.path === '/indexes/documents/documents'));

@@ -84,8 +84,9 @@ export function naiveSearch(
   const page = Number(body.page ?? 1);
   const retrieve = body.attributesToRetrieve as string[] | undefined;
   const pageHits = hits.slice((page - 1) * hitsPerPage, page * hitsPerPage).map((d) => {
-    if (!retrieve) return d;
-    return Object.fromEntries(retrieve.map((k) => [k, d[k]]));
+    const hit = retrieve ? Object.fromEntries(retrieve.map((k) => [k, d[k]])) : { ...d };
+    if (body.attributesToHighlight) hit._formatted = formatted(d, body, terms);
+    return hit;
   });
   return {
     status: 200,
@@ -100,6 +101,39 @@ export function naiveSearch(
       ...(facetDistribution ? { facetDistribution } : {}),
     },
   };
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * `_formatted` as Meilisearch gives it for the attributes the engine asks to highlight and crop
+ * (text.title, text.body), naively: every occurrence of a query word is marked (any case, also
+ * inside a longer word: the stub matches words by substring), and a cropped body is
+ * `cropLength` words around the first one holding a match (or from the start).
+ */
+function formatted(d: Doc, body: Record<string, unknown>, terms: string[]) {
+  const pre = (body.highlightPreTag as string | undefined) ?? '<em>';
+  const post = (body.highlightPostTag as string | undefined) ?? '</em>';
+  const highlighted = (body.attributesToHighlight as string[]) ?? [];
+  const cropped = (body.attributesToCrop as string[] | undefined) ?? [];
+  const any = terms.length ? new RegExp(terms.map(escapeRegExp).join('|'), 'gi') : null;
+  const mark = (s: string) => (any ? s.replace(any, (m) => `${pre}${m}${post}`) : s);
+  const crop = (s: string) => {
+    const words = s.split(' ');
+    const length = Number(body.cropLength ?? 10);
+    const first = words.findIndex((w) => terms.some((t) => w.toLowerCase().includes(t)));
+    const start = Math.max(0, Math.min(first - Math.floor(length / 2), words.length - length));
+    return words.slice(start, start + length).join(' ');
+  };
+  const text = d.text as { title: string; body: string };
+  const field = (name: 'title' | 'body') => {
+    const attribute = `text.${name}`;
+    const value = cropped.includes(attribute) ? crop(text[name]) : text[name];
+    return highlighted.includes(attribute) ? mark(value) : value;
+  };
+  return { doc_id: d.doc_id, text: { title: field('title'), body: field('body') } };
 }
 
 /** facetDistribution: per facet, the documents per value (each value of an array once). */

@@ -70,7 +70,11 @@ export function parseReindexArgs(argv: string[]): ReindexArgs {
   return out;
 }
 
-/** parseArgs's error as one short line. */
+/**
+ * parseArgs's error as one short line. Its kind is decided by node's `code` only; the message
+ * is read just to quote the option or argument it names (node's error has no property for
+ * it), and a message of another shape falls back to node's own first line.
+ */
 function argumentProblem(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
   // not `instanceof Error`: node's errors may come from another realm (jest)

@@ -1,6 +1,7 @@
 import { stemmedQuery } from '../analyser';
-import type { SearchHits, SearchQuery } from '../search-index';
-import { INTEGER_TEXT } from './document-mapping';
+import { readTagged, type HighlightTags } from '../highlight/fragment';
+import type { EngineHighlight, SearchHits, SearchQuery } from '../search-index';
+import { BODY_ATTRIBUTE, INTEGER_TEXT, TITLE_ATTRIBUTE } from './document-mapping';
 
 /** Pure: a search query as a Meilisearch search request (filter, sort, page), and its answer. */
 
@@ -87,6 +88,41 @@ export function pageWindow(start: number, len: number): PageWindow {
 /** The facet of facet=categories: Meilisearch counts it for every match (facetDistribution). */
 export const CATEGORY_FACET = 'categories';
 
+/**
+ * The tags Meilisearch is asked to put around its matches (hl=1): private-use characters that
+ * documents practically never hold. The hit's marked text is read back with them (readTagged)
+ * and used only when it is the stored text (domain/highlights.ts); the client's own tags are
+ * put in when the answer is written, as for the Postgres engine.
+ */
+export const MEILI_HIGHLIGHT_TAGS: HighlightTags = { pre: '\uE000', post: '\uE001' };
+
+/**
+ * Length of the body snippet Meilisearch crops, in words (it counts words, where the Postgres
+ * engine's snippet counts SNIPPET_CHARS characters); no crop marker, like the Postgres engine.
+ */
+export const MEILI_CROP_WORDS = 24;
+
+/** What a search request asks of Meilisearch with hl=1: the title marked, the body cropped too. */
+export interface MeiliHighlightParams {
+  attributesToHighlight: string[];
+  highlightPreTag: string;
+  highlightPostTag: string;
+  attributesToCrop: string[];
+  cropLength: number;
+  cropMarker: string;
+}
+
+export function highlightParams(): MeiliHighlightParams {
+  return {
+    attributesToHighlight: [TITLE_ATTRIBUTE, BODY_ATTRIBUTE],
+    highlightPreTag: MEILI_HIGHLIGHT_TAGS.pre,
+    highlightPostTag: MEILI_HIGHLIGHT_TAGS.post,
+    attributesToCrop: [BODY_ATTRIBUTE],
+    cropLength: MEILI_CROP_WORDS,
+    cropMarker: '',
+  };
+}
+
 export interface MeiliSearchRequest {
   q: string;
   params: {
@@ -99,7 +135,7 @@ export interface MeiliSearchRequest {
     locales: string[];
     /** facet=categories without ca: the counts come with the hits */
     facets?: string[];
-  };
+  } & Partial<MeiliHighlightParams>;
   /**
    * facet=categories with ca: the counts come from this search of the same words and filters
    * but ca (no hits), sent with the other in one multi-search request
@@ -124,7 +160,8 @@ export interface MeiliSearchRequest {
  * The search request of a query. matchingStrategy "all": every query word must match (as in the
  * Postgres engine); only doc_id is retrieved, the documents themselves come from Postgres.
  * Korean words go by their stems (the Postgres engine's particle rules): Meilisearch segments
- * `경복궁에서` into `경복궁` + `에서` and would require `에서` in the document too.
+ * `경복궁에서` into `경복궁` + `에서` and would require `에서` in the document too. With
+ * query.highlight, Meilisearch also marks the title and crops the body (highlightParams).
  */
 export function buildSearchRequest(query: SearchQuery): MeiliSearchRequest {
   const window = pageWindow(query.start, query.len);
@@ -144,11 +181,19 @@ export function buildSearchRequest(query: SearchQuery): MeiliSearchRequest {
       matchingStrategy: 'all',
       locales: ['kor', 'eng'],
       ...(facets && !apart ? { facets: [CATEGORY_FACET] } : {}),
+      ...(query.highlight ? highlightParams() : {}),
     },
     ...(apart ? { facetSearch: facetSearch(q, query) } : {}),
     skip: window.skip,
     take: query.len,
   };
+}
+
+/** A hit's `_formatted` title and body, read back as marks (null: missing or not paired). */
+function engineHighlight(hit: Record<string, unknown>): EngineHighlight {
+  const text = (hit._formatted as { text?: { title?: unknown; body?: unknown } } | undefined)?.text;
+  const read = (v: unknown) => (typeof v === 'string' ? readTagged(v, MEILI_HIGHLIGHT_TAGS) : null);
+  return { title: read(text?.title), body: read(text?.body) };
 }
 
 /** The search of facet=categories with ca: the same words and filters but ca, no hits. */
@@ -175,7 +220,8 @@ export interface MeiliSearchResponse {
 
 /**
  * Search response → the requested slice of documents.id and the exact count, and with
- * facet=categories the counts per category (of the facet search when there was one).
+ * highlights asked for, each hit's marks by documents.id; with facet=categories the counts per
+ * category (of the facet search when there was one).
  */
 export function readSearchResponse(
   request: MeiliSearchRequest,
@@ -184,18 +230,22 @@ export function readSearchResponse(
 ): SearchHits {
   if (typeof response.totalHits !== 'number')
     throw new Error('Meilisearch answered without totalHits');
-  const docIds = response.hits.slice(request.skip, request.skip + request.take).map((hit) => {
+  const hits = response.hits.slice(request.skip, request.skip + request.take);
+  const docIds = hits.map((hit) => {
     const id = hit.doc_id;
     if (typeof id !== 'string' || !INTEGER_TEXT.test(id))
       throw new Error('Meilisearch hit without doc_id');
     return id;
   });
-  if (!request.params.facets && !request.facetSearch)
-    return { numfound: response.totalHits, docIds };
   return {
     numfound: response.totalHits,
     docIds,
-    categoryCounts: readCategoryCounts(request.facetSearch ? facetResponse : response),
+    ...(request.params.attributesToHighlight
+      ? { highlights: new Map(hits.map((hit, i) => [docIds[i]!, engineHighlight(hit)])) }
+      : {}),
+    ...(request.params.facets || request.facetSearch
+      ? { categoryCounts: readCategoryCounts(request.facetSearch ? facetResponse : response) }
+      : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { createLogger, createPool } from '@hub/service-kit';
@@ -19,6 +20,14 @@ export interface FolderThreadOptions extends Omit<FolderOptions, 'pool' | 'logge
 }
 
 type Report = { folded: number; seconds: number } | { merged: number; seconds: number };
+
+/**
+ * The thread's nice value (Linux keeps one per thread; os.setPriority(0, …) on a thread sets
+ * its own): on a busy machine a fold or merge gets the CPU time the requests leave, rather than
+ * an equal share beside them, so the folds and merges after a bulk load yield to searches.
+ * Where a thread's priority cannot be lowered, it keeps the process's.
+ */
+export const FOLDER_THREAD_NICE = 10;
 
 /** The compiled thread entry, beside this module (under dist/). */
 const COMPILED_ENTRY = path.join(__dirname, 'folder-thread.js');
@@ -75,6 +84,11 @@ export function createFolderThread(
 if (!isMainThread && parentPort && (workerData as FolderThreadOptions | undefined)?.databaseUrl) {
   const opts = workerData as FolderThreadOptions;
   const port = parentPort;
+  try {
+    os.setPriority(0, Math.max(os.getPriority(0), FOLDER_THREAD_NICE));
+  } catch {
+    // not allowed here: the thread runs at the process's priority
+  }
   const pool = createPool(opts.databaseUrl, 2);
   const folder = createIndexFolder({
     ...opts,

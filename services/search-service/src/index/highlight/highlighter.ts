@@ -1,0 +1,31 @@
+import { queryTerms } from '../analyser';
+import { findMatches, type MarkedText } from './marked-text';
+import { snippet, SNIPPET_CHARS } from './snippet';
+
+/**
+ * The highlights of a result document, made by the analyser that matched it: the query's
+ * terms (queryTerms: a Korean word by its stem) are looked for among the terms the analyser
+ * makes of the document's text (termSpans: bigrams, words, one-syllable stems), and the part
+ * of the text each matching term came from is marked. So what the index matched is what is
+ * marked: q=경복궁 marks 경복궁 in 경복궁에서 (its bigrams 경복 and 복궁), q=책을 marks 책 in
+ * 책이, q=fox does not mark foxes.
+ *
+ * - title: the whole icontents_title, marked;
+ * - body: a snippet of icontents_body (snippet.ts) around its densest matches.
+ * Only the first EXAMINED_UNITS of a field are analysed (marked-text.ts).
+ */
+
+export interface DocumentHighlight {
+  readonly title: MarkedText;
+  readonly body: MarkedText;
+}
+
+export type Highlighter = (title: string, body: string) => DocumentHighlight;
+
+export function createHighlighter(q: string, snippetChars = SNIPPET_CHARS): Highlighter {
+  const wanted = new Set(queryTerms(q));
+  return (title, body) => ({
+    title: { text: title, marks: findMatches(title, wanted).map((m) => [m.start, m.end]) },
+    body: snippet(body, findMatches(body, wanted), snippetChars),
+  });
+}
