@@ -259,6 +259,18 @@ describe('Meilisearch request shapes', () => {
     });
   });
 
+  test('When facet=categories with ca and hl=1 are asked, only the hits search asks for highlights', async () => {
+    stub.searchHandler = (_uid, body) =>
+      body.hitsPerPage === 0
+        ? { hits: [], totalHits: 1, facetDistribution: { categories: { '1': 1 } } }
+        : { hits: [], totalHits: 0, page: 1, hitsPerPage: 10 };
+    await gateway.search(buildSearchRequest({ ...facetQuery, ca: [2], highlight: true }));
+    const [hits, facets] = (stub.requests[0]!.body as { queries: Array<Record<string, unknown>> })
+      .queries;
+    expect(hits).toMatchObject({ attributesToHighlight: ['text.title', 'text.body'] });
+    expect(Object.keys(facets!).filter((k) => /highlight|crop/i.test(k))).toEqual([]);
+  });
+
   test('When Meilisearch answers a facet search without facetDistribution or with a value that is no category, the search fails', async () => {
     stub.searchHandler = () => ({ hits: [], totalHits: 0, page: 1, hitsPerPage: 10 });
     await expect(gateway.search(buildSearchRequest(facetQuery))).rejects.toThrow(

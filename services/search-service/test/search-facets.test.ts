@@ -114,6 +114,17 @@ describe('facet=categories in JSON', () => {
   });
 });
 
+describe('facet=categories with hl=1', () => {
+  test('When both are sent, the documents carry their highlights and the envelope its facets', async () => {
+    const { body } = await json({ q: 'tart', hl: 1, facet: 'categories' });
+    expect(body.docs.map((d: { highlight_title: string }) => d.highlight_title)).toEqual([
+      'pear <em>tart</em>',
+      'apple <em>tart</em>',
+    ]);
+    expect(body.facets).toEqual({ categories: { '3': 2 } });
+  });
+});
+
 describe('facet=categories in XML', () => {
   test('When facet=categories is sent for XML, <facets> follows <docs> with one <category id> per category', async () => {
     const res = await api.search({ q: 'apple', ca: '3', facet: 'categories' }, 'xml');
@@ -159,6 +170,11 @@ describe('the facet parameter is checked after the spec parameters', () => {
   ])('When %p also breaks a spec rule, the spec row answers', async (params, text) => {
     const res = await api.search(params);
     expect([res.status, res.text]).toEqual([400, text]);
+  });
+
+  test('When hl is invalid too, facet answers first (both beyond the spec: facet, then hl)', async () => {
+    const res = await api.search({ q: 'apple', facet: 'bad', hl: 'x' });
+    expect([res.status, res.text]).toEqual([400, FACET_INVALID.text]);
   });
 
   test('When the format is invalid too, return type is invalid answers (step 5 comes first)', async () => {
