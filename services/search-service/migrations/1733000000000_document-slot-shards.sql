@@ -74,6 +74,13 @@ BEGIN
 END
 $fn$;
 
+-- The free total of the collection (max_documents - documents) under lock_document_slots' locks;
+-- null when there is no such collection.
+CREATE FUNCTION locked_free_slots(p_collection text) RETURNS bigint
+LANGUAGE sql AS $fn$
+  SELECT (l.max_documents - l.document_count)::bigint FROM lock_document_slots(p_collection) l;
+$fn$;
+
 -- Takes one document slot: true, or false when the collection is full (then the caller holds
 -- lock_document_slots' locks). A collection that is gone fails with foreign_key_violation.
 -- Each fast way runs in a block of its own (a subtransaction): a row locked and then found
@@ -83,8 +90,7 @@ $fn$;
 CREATE FUNCTION try_take_document_slot(p_collection text) RETURNS boolean
 LANGUAGE plpgsql AS $fn$
 DECLARE
-  v_count integer;
-  v_max integer;
+  v_free bigint;
 BEGIN
   PERFORM 1 FROM collections WHERE id = p_collection FOR KEY SHARE;
   IF NOT FOUND THEN
@@ -110,13 +116,12 @@ BEGIN
   EXCEPTION WHEN SQLSTATE 'SF002' THEN
     NULL;
   END;
-  SELECT l.document_count, l.max_documents INTO v_count, v_max
-  FROM lock_document_slots(p_collection) l;
-  IF NOT FOUND THEN
+  v_free := locked_free_slots(p_collection);
+  IF v_free IS NULL THEN
     RAISE EXCEPTION 'collection % does not exist', p_collection USING ERRCODE = 'foreign_key_violation';
   END IF;
-  IF v_count >= v_max THEN RETURN false; END IF;
-  PERFORM spread_document_slots(p_collection, v_max - v_count - 1);
+  IF v_free <= 0 THEN RETURN false; END IF;
+  PERFORM spread_document_slots(p_collection, v_free - 1);
   RETURN true;
 END
 $fn$;
@@ -139,9 +144,6 @@ $fn$;
 -- it deletes: the lock order of a forced add (slots, then documents).
 CREATE FUNCTION release_document_slots(p_collection text, p_count integer) RETURNS boolean
 LANGUAGE plpgsql AS $fn$
-DECLARE
-  v_count integer;
-  v_max integer;
 BEGIN
   PERFORM 1 FROM collections WHERE id = p_collection FOR KEY SHARE;
   IF NOT FOUND THEN RETURN false; END IF;
@@ -160,9 +162,7 @@ BEGIN
       NULL; -- leaving the block lets go of this shard before every shard is locked in order
     END;
   END IF;
-  SELECT l.document_count, l.max_documents INTO v_count, v_max
-  FROM lock_document_slots(p_collection) l;
-  PERFORM spread_document_slots(p_collection, v_max - v_count + p_count);
+  PERFORM spread_document_slots(p_collection, locked_free_slots(p_collection) + p_count);
   RETURN true;
 END
 $fn$;
@@ -212,6 +212,7 @@ BEGIN
 END
 $fn$;
 DROP FUNCTION try_take_document_slot(text);
+DROP FUNCTION locked_free_slots(text);
 DROP FUNCTION lock_document_slots(text);
 DROP FUNCTION collection_document_count(text);
 DROP FUNCTION spread_document_slots(text, bigint);
