@@ -67,6 +67,12 @@ export function describeHighlightContract(ctx: {
       return [doc?.highlight_title, doc?.highlight_body];
     }
 
+    /** each row: q, then the title and body that document `dockey` comes back with */
+    async function expectMarks(dockey: string, rows: Array<[string, string, string]>) {
+      for (const [q, title, body] of rows)
+        expect(await highlighted({ q }, dockey)).toEqual([title, body]);
+    }
+
     test('When hl is not sent (or is 0), documents carry no highlight fields', async () => {
       const requests: Array<Record<string, string | number>> = [{ q: 'fox' }, { q: 'fox', hl: 0 }];
       for (const params of requests) {
@@ -77,12 +83,10 @@ export function describeHighlightContract(ctx: {
     });
 
     test('When hl=1, the title is marked and the body snippet too, in the original case', async () => {
-      const marked = [
+      await expectMarks('hl-1', [
         ['fox', 'Quick brown <em>fox</em>', 'The <em>fox</em> jumps over the dog'],
         ['QUICK', '<em>Quick</em> brown fox', 'The fox jumps over the dog'],
-      ];
-      for (const [q, title, body] of marked)
-        expect(await highlighted({ q: q! }, 'hl-1')).toEqual([title, body]);
+      ]);
     });
 
     test('When q is a Korean word, its stem is marked inside the inflected word', async () => {
@@ -130,12 +134,10 @@ export function describeHighlightContract(ctx: {
     });
 
     test('When a document matches only in another icontents field, its title and body come unmarked', async () => {
-      const marked = [
+      await expectMarks('hl-5', [
         ['walrus', 'Arctic tale &lt;b&gt;', 'plain'],
         ['walrus tale', 'Arctic <em>tale</em> &lt;b&gt;', 'plain'],
-      ];
-      for (const [q, title, body] of marked)
-        expect(await highlighted({ q: q! }, 'hl-5')).toEqual([title, body]);
+      ]);
     });
 
     test('When hl, hl_pre and hl_post are sent, numfound and the order stay as without them', async () => {
