@@ -25,7 +25,8 @@
 // non-zero when a numfound was outside the oracle's range.
 // Options (or variables): --docs (BENCH_DOCS), --searches (BENCH_SEARCHES, 17,000 per
 // measurement), --mix (BENCH_MIX_QUERIES, 4,000), --write-rate (BENCH_WRITE_RATE, 50/s),
-// --concurrency, --extra-adds; BENCH_CPU_PROFILE. A smoke check: `--docs 5000 --searches 3400`.
+// --concurrency, --extra-adds, --isolation 0 (BENCH_ISOLATION: leave phase 6 out, for 1,000,000-document
+// runs); BENCH_CPU_PROFILE. A smoke check: `--docs 5000 --searches 3400`.
 // This file is the main thread (service and database) and, in a worker thread, the load
 // generator (lib/load-generator.mjs); data.mjs generates the documents. The parts are in lib/.
 import crypto from 'node:crypto';

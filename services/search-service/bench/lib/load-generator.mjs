@@ -11,7 +11,7 @@ import { mb } from './measure.mjs';
 import { createModel, oracleQueries } from './oracle.mjs';
 import { chooseQueryKinds, countExpected } from './query-kinds.mjs';
 import { createSearches } from './searches.mjs';
-import { CONCURRENCY, DOCS, dist, MIX_QUERIES, WRITE_RATE } from './settings.mjs';
+import { CONCURRENCY, DOCS, dist, ISOLATION, MIX_QUERIES, WRITE_RATE } from './settings.mjs';
 import { reportSummary } from './summary.mjs';
 import { ask, report } from './worker-link.mjs';
 import { createStatementStats } from './statement-stats.mjs';
@@ -105,16 +105,10 @@ export async function loadGenerator({ port, token, databaseUrl }) {
   const settled = await measure(A, 'query kinds, settled: A alone, before B');
   const mixSettled = await mixWithWrites(A, modelA, 'wide mix with writes, settled');
 
-  const iso = await runIsolation({
-    A,
-    client,
-    writes,
-    searches,
-    oracle,
-    tally,
-    before: settled,
-    kinds,
-  });
+  const iso = ISOLATION
+    ? await runIsolation({ A, client, writes, searches, oracle, tally, before: settled, kinds })
+    : null;
+  if (!iso) report('\nISOLATION not run (--isolation 0)');
   tally(await checkOracle(A, modelA, oracle, 'A at the end'));
 
   const rss = await ask('rss');

@@ -18,6 +18,7 @@ const OPTIONS = {
   '--extra-adds': 'BENCH_EXTRA_ADDS',
   '--mix': 'BENCH_MIX_QUERIES',
   '--write-rate': 'BENCH_WRITE_RATE',
+  '--isolation': 'BENCH_ISOLATION',
 };
 /** `--docs 5000` or `--docs=5000` (a `--` that pnpm passes on is ignored) into the environment */
 export function readOptions(argv) {
@@ -45,6 +46,9 @@ export const EXTRA_ADDS = setting('BENCH_EXTRA_ADDS', Math.min(10_000, DOCS / 5)
 export const MIX_QUERIES = setting('BENCH_MIX_QUERIES', 4_000);
 // adds, replacements and deletes per second while the wide mix is measured
 export const WRITE_RATE = setting('BENCH_WRITE_RATE', 50);
+// 0: leave out the tenant-isolation phase (it loads a second collection as large as A, which
+// doubles a 1,000,000-document run); its rows then print "not run"
+export const ISOLATION = setting('BENCH_ISOLATION', 1) !== 0;
 // documents of the bare-INSERT floor (a node:http server that only INSERTs them)
 export const FLOOR_DOCS = Math.min(DOCS, 20_000);
 // BENCH_PG_STATEMENTS=1 (embedded PostgreSQL only): the statements' time during the adds to A
