@@ -12,6 +12,9 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => v);
  * A pg pool. An idle client losing its connection (database restarted, network cut) must not
  * crash the process, and must not go unnoticed either: it is logged at error level (with the
  * given logger, else a `pg-pool` one); the pool replaces the client on its next checkout.
+ * Once the pool is ending (shutdown), such an error is the expected end of a connection and is
+ * not logged: `end()` resolves when it has asked its clients to close, not when their sockets
+ * have, so a database stopped right after sees them still open and terminates them.
  * `connectTimeoutMs` bounds how long a query waits for a client (a free one, or a new
  * connection): pg's own queue of waiting queries is unbounded, so under a flood requests
  * would wait on it for ever; with the bound, a query that waited that long fails (and its
@@ -37,6 +40,7 @@ export function createPool(
   // instead, and the pool drops the client when it is released.
   pool.on('connect', (client) => client.on('error', () => {}));
   pool.on('error', (err: Error & { code?: string }) => {
+    if (pool.ending) return;
     // a copy without the client pg attaches to the error (its connection parameters)
     const { message, code, stack } = err;
     const safe = Object.assign(Object.create(Object.getPrototypeOf(err) as object) as Error, {

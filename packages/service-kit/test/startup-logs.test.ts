@@ -66,6 +66,15 @@ test('When an idle pool client fails, the error is a JSON line at error level, n
   void pool.end();
 });
 
+test('When an idle client fails after the pool began to end (shutdown), nothing is logged', async () => {
+  const { logger, lines } = capture('info');
+  const pool = createPool('postgres://127.0.0.1:1/none', 1, logger);
+  const ended = pool.end();
+  pool.emit('error', new Error('terminating connection due to administrator command'), {});
+  await ended;
+  expect(lines).toEqual([]);
+});
+
 test('listenHost: HOST when set, otherwise every interface', () => {
   expect(listenHost({})).toBe('0.0.0.0');
   expect(listenHost({ HOST: ' ' })).toBe('0.0.0.0');
