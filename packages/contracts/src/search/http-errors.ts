@@ -32,4 +32,6 @@ export const SEARCH_HTTP_ERRORS = {
   tooManyRequests: { status: 429, text: 'too many requests' },
   /** A search's `facet` (beyond the spec) other than `categories`, after every spec check. */
   facetInvalid: { status: 400, text: 'facet parameter is invalid' },
+  /** A search's `prefix` (beyond the spec) other than 0 or 1, after every spec check. */
+  prefixInvalid: { status: 400, text: 'prefix parameter is invalid' },
 } as const satisfies Record<string, HttpAnswer>;

@@ -10,4 +10,5 @@ export * from './doc';
 export * from './params';
 export * from './highlight';
 export * from './facets';
+export * from './prefix';
 export * from './check-order';
