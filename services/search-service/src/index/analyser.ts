@@ -162,17 +162,20 @@ function isSurrogatePair(s: string, i: number): boolean {
  * the words that can make one: a term is always the start of the normal form at its offset (a
  * whole or cut word, a bigram, a stem syllable), so only the words whose normal form contains
  * a wanted term are analysed, each on its own as scanTerms analyses every word, in text order
- * until `maxSpans` are found; the text is traced only as far as that.
+ * until `maxSpans` are found; the text is traced only as far as that. With `prefix`
+ * (prefix=1: index/prefix-expansion.ts), a term that starts with it is wanted too, and its
+ * span is the part the prefix came from (`sea` of `searching`).
  */
 export function spansOfTerms(
   text: string,
   wanted: ReadonlySet<string>,
   maxSpans = Infinity,
   opts: AnalyserOptions = {},
+  prefix: string | null = null,
 ): TermSpan[] {
   const normal = traceNormalForm(text);
   const words = new Map<number, number>();
-  for (const term of wanted) {
+  for (const term of prefix === null ? wanted : [...wanted, prefix]) {
     if (term === '') continue;
     for (let at = normal.text.indexOf(term); at >= 0;) {
       const [start, end] = wordAround(normal.text, at);
@@ -184,8 +187,12 @@ export function spansOfTerms(
   for (const [start, end] of [...words].sort((a, b) => a[0] - b[0])) {
     if (out.length >= maxSpans) break;
     scanTerms(normal.text.slice(start, end), opts, (term, s, e) => {
-      if (!wanted.has(term) || out.length >= maxSpans) return;
-      const [from, to] = normal.span(start + s, start + e);
+      if (out.length >= maxSpans) return;
+      const whole = wanted.has(term);
+      if (!whole && (prefix === null || !term.startsWith(prefix))) return;
+      // a term is the normal form at its offset, so a prefix is its first characters there
+      const stop = whole ? e : s + prefix!.length;
+      const [from, to] = normal.span(start + s, start + stop);
       out.push({ term, start: from, end: to });
     });
   }
@@ -235,4 +242,30 @@ export function stemmedQuery(q: string): string {
     });
   });
   return changed ? stemmed : q;
+}
+
+/**
+ * The term queryTerms makes last for q's last word, when q ends inside that word (its last
+ * character is a word character): the last run's whole term, last bigram or one-character
+ * stem. Null when q ends outside a word (`서울 `, `abc.`) or its last run has no stem (a
+ * particle alone). What search-as-you-type (prefix=1) may search as a prefix:
+ * index/prefix-expansion.ts.
+ */
+export function lastQueryTerm(q: string): string | null {
+  const normal = normalise(q);
+  const words = normal.match(WORD_RUN);
+  const word = words?.[words.length - 1];
+  if (!word || !normal.endsWith(word)) return null;
+  let last: string | null = null;
+  let start: RunStart = 'word';
+  for (const run of word.match(SCRIPT_SPLIT) ?? []) {
+    const stem = queryStem(run, start);
+    last = null;
+    if (stem !== '')
+      emitRun(stem, 0, (t) => {
+        last = t;
+      });
+    start = ALL_DIGITS.test(run) ? 'digits' : 'other';
+  }
+  return last;
 }
