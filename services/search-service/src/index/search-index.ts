@@ -58,6 +58,8 @@ export interface SearchQuery extends SearchParams {
   facet?: SearchFacet | null;
   /** hl=1: an engine that marks matches itself returns its marks (SearchHits.highlights) */
   highlight?: boolean;
+  /** prefix=1 (beyond the spec): q's last word also matches every term it starts (prefix-expansion.ts) */
+  prefix?: boolean;
 }
 
 /** An engine's own marks of a hit's title and body snippet (null: none for that field). */

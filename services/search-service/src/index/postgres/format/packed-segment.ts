@@ -100,6 +100,26 @@ export class PackedSegment {
     }
   }
 
+  /**
+   * Calls `each` with every entry of one kind (a kind letter's code): its term and where the
+   * entry starts (for listAt). In stored order, which is no order: see read/term-dictionary.ts.
+   */
+  eachTerm(kind: number, each: (term: string, at: number) => void): void {
+    const packed = this.packed;
+    for (let p = 0; p < packed.length;) {
+      const termEnd = p + 3 + packed.readUInt16LE(p + 1);
+      if (packed[p] === kind) each(packed.toString('utf8', p + 3, termEnd), p);
+      p = termEnd + 4 + packed.readUInt32LE(termEnd);
+    }
+  }
+
+  /** The list of the entry that starts at `at` (an eachTerm position). */
+  listAt(at: number): Buffer {
+    const termEnd = at + 3 + this.packed.readUInt16LE(at + 1);
+    const length = this.packed.readUInt32LE(termEnd);
+    return this.packed.subarray(termEnd + 4, termEnd + 4 + length);
+  }
+
   /** the list of `key` (a subarray of the packed value), or undefined when the segment has none */
   get(key: PackedKey): Buffer | undefined {
     const packed = this.packed;

@@ -1,5 +1,5 @@
 import type { Queryable } from '@hub/service-kit';
-import { queryTerms } from '../../analyser';
+import { prefixQuery, prefixUpperBound } from '../../prefix-expansion';
 import { noMatches, type SearchHits, type SearchQuery } from '../../search-index';
 import { andInto, andNotInto, copyBitset, isEmpty, newBitset, type Bitset } from '../format/bitset';
 import { CollectionView } from './collection-view';
@@ -7,6 +7,7 @@ import { evaluate, type TailMatch } from './evaluate';
 import { countCategories, keepDateRange } from './facet-counts';
 import type { PostingKind } from '../layout';
 import type { Snapshot } from './index-store';
+import type { PrefixLists } from './term-dictionary';
 import { SnapshotMoved, type PostingKey, type SnapshotReader } from './snapshot-reader';
 
 /**
@@ -66,11 +67,11 @@ export async function searchBitmaps(
   reader: SnapshotReader,
   query: SearchQuery,
 ): Promise<SearchHits> {
-  const terms = queryTerms(query.q);
-  if (terms.length === 0) return noMatches(query);
+  const { terms, prefix } = prefixQuery(query.q, query.prefix === true);
+  if (terms.length === 0 && prefix === null) return noMatches(query);
   const ca = query.ca === null ? null : [...new Set(query.ca)];
   const exCa = query.exCa === null ? null : [...new Set(query.exCa)];
-  const once = (db: Queryable) => searchOnce(reader, db, query, terms, ca, exCa);
+  const once = (db: Queryable) => searchOnce(reader, db, query, terms, prefix, ca, exCa);
   try {
     return await reader.pooled(once);
   } catch (e) {
@@ -84,6 +85,7 @@ async function searchOnce(
   db: Queryable,
   query: SearchQuery,
   terms: string[],
+  prefix: string | null,
   ca: number[] | null,
   exCa: number[] | null,
 ): Promise<SearchHits> {
@@ -95,6 +97,7 @@ async function searchOnce(
     exCa: exCa && exCa.length <= TAIL_SQL_CATEGORIES ? exCa : null,
     from: query.startdate,
     to: query.enddate,
+    prefix: prefix === null ? null : { prefix, upper: prefixUpperBound(prefix) },
   });
   const tail: TailMatch[] = tailMatches(snap.tail, ca, exCa);
   const from = query.startdate === null ? null : Number(query.startdate);
@@ -116,7 +119,12 @@ async function searchOnce(
   const matches = newBitset(size);
   let titleMatches: Bitset | null = null;
   if (size) {
-    const lists = await reader.postings(db, snap, keys, { allCategories: facets });
+    const [lists, prefixed] = await Promise.all([
+      reader.postings(db, snap, keys, { allCategories: facets }),
+      prefix === null
+        ? null
+        : reader.prefixLists(db, snap, prefix, query.sort === 0 ? ['w', 't'] : ['w']),
+    ]);
     const scratch = newBitset(size);
     /** scratch ← OR of the lists of these keys; false when none has a list */
     const union = (kind: PostingKind, values: Array<string | number>) => {
@@ -134,8 +142,9 @@ async function searchOnce(
       }
       return set;
     };
-    lists.orInto({ kind: 'w', term: terms[0]! }, matches);
+    if (terms.length) lists.orInto({ kind: 'w', term: terms[0]! }, matches);
     allOf(matches, 'w', terms.slice(1));
+    if (prefixed) withPrefix(prefixed, matches, scratch, 'w', terms.length === 0);
     if (!isEmpty(matches)) await reader.removeDeleted(db, query.collectionId, snap, matches);
     if (exCa && !isEmpty(matches) && union('c', exCa)) andNotInto(matches, scratch);
     if (facets) {
@@ -148,6 +157,7 @@ async function searchOnce(
     }
     if (query.sort === 0) {
       titleMatches = isEmpty(matches) ? matches : allOf(copyBitset(matches), 't', terms);
+      if (prefixed) withPrefix(prefixed, titleMatches, scratch, 't', false);
     }
   } else if (query.sort === 0) titleMatches = matches;
   if (facets && !categoryCounts) categoryCounts = countCategories(null, matches, facetTail());
@@ -163,4 +173,25 @@ async function searchOnce(
     to,
   });
   return categoryCounts ? { ...hits, categoryCounts } : hits;
+}
+
+/**
+ * prefix=1: set ← set AND (OR of the lists of this kind whose term starts with the prefix),
+ * through scratch; with `first` (the prefix is q's only term) the lists are OR-ed into set.
+ */
+function withPrefix(
+  prefixed: PrefixLists,
+  set: Bitset,
+  scratch: Bitset,
+  kind: PostingKind,
+  first: boolean,
+): void {
+  if (first) {
+    prefixed.orInto(kind, set);
+    return;
+  }
+  if (isEmpty(set)) return;
+  scratch.fill(0);
+  if (prefixed.orInto(kind, scratch)) andInto(set, scratch);
+  else set.fill(0);
 }

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { CollectionView } from './collection-view';
 import type { PackedSegment } from '../format/packed-segment';
+import type { PrefixRows, TermDictionary } from './term-dictionary';
 
 /** A posting list known to be absent from a segment (cached too: most terms are in few segments). */
 export const ABSENT: Buffer = Buffer.alloc(0);
@@ -29,12 +30,20 @@ export function categoryLists(rows: Array<{ term: string; data: Buffer }>): Cate
   };
 }
 
-type Entry = Buffer | Uint32Array | CollectionView | PackedSegment | CategoryLists;
+type Entry =
+  | Buffer
+  | Uint32Array
+  | CollectionView
+  | PackedSegment
+  | CategoryLists
+  | TermDictionary
+  | PrefixRows;
 
 /**
  * The in-process cache of the bitmap index, bounded in bytes (least recently used goes first):
  * posting lists by (segment, kind, term), packed segments by segment, a row segment's category
- * lists by segment, deleted bitmaps by (collection, epoch, chunk, version), and collection
+ * lists by segment, prefix=1's term dictionaries (packed segments) and prefix lists (row
+ * segments) by segment, deleted bitmaps by (collection, epoch, chunk, version), and collection
  * views by (collection, epoch). Segments never change and every
  * other key carries the version it was read at, so an entry is never stale: a change made by
  * any instance shows up as a new key in the next search's snapshot (that is the cross-instance
@@ -49,6 +58,12 @@ export interface IndexCache {
   setPacked(segmentId: string, packed: PackedSegment): void;
   categoryLists(segmentId: string): CategoryLists | undefined;
   setCategoryLists(segmentId: string, lists: CategoryLists): void;
+  /** a packed segment's sorted terms (prefix=1; built on the first prefix search of it) */
+  termDictionary(segmentId: string): TermDictionary | undefined;
+  setTermDictionary(segmentId: string, dictionary: TermDictionary): void;
+  /** a row segment's lists of one kind whose terms start with `prefix` (prefix=1) */
+  prefixRows(segmentId: string, kind: string, prefix: string): PrefixRows | undefined;
+  setPrefixRows(segmentId: string, kind: string, prefix: string, rows: PrefixRows): void;
   deleted(
     collectionId: string,
     epoch: string,
@@ -88,6 +103,15 @@ export function createIndexCache(maxBytes: number): IndexCache {
     categoryLists: (segmentId) => lru.get(`k${segmentId}`) as CategoryLists | undefined,
     setCategoryLists(segmentId, lists) {
       lru.set(`k${segmentId}`, lists);
+    },
+    termDictionary: (segmentId) => lru.get(`x${segmentId}`) as TermDictionary | undefined,
+    setTermDictionary(segmentId, dictionary) {
+      lru.set(`x${segmentId}`, dictionary);
+    },
+    prefixRows: (segmentId, kind, prefix) =>
+      lru.get(`r${segmentId}:${kind}${prefix}`) as PrefixRows | undefined,
+    setPrefixRows(segmentId, kind, prefix, rows) {
+      lru.set(`r${segmentId}:${kind}${prefix}`, rows);
     },
     deleted: (collectionId, epoch, chunk, version) =>
       lru.get(`d${collectionId}:${epoch}:${chunk}:${version}`) as Uint32Array | undefined,

@@ -32,6 +32,8 @@ export interface SnapshotFilter {
   exCa: number[] | null;
   from: string | null;
   to: string | null;
+  /** prefix=1: a pending match also needs a term in [prefix, upper) (prefix-expansion.ts) */
+  prefix?: { prefix: string; upper: string } | null;
 }
 
 export async function readSnapshot(
@@ -41,8 +43,17 @@ export async function readSnapshot(
 ): Promise<Snapshot> {
   const { rows } = await db.query({
     name: 'bitmap-snapshot',
-    text: 'SELECT * FROM search_snapshot($1, $2::text[], $3::int[], $4::int[], $5, $6)',
-    values: [collectionId, f.terms, f.ca, f.exCa, f.from, f.to],
+    text: 'SELECT * FROM search_snapshot($1, $2::text[], $3::int[], $4::int[], $5, $6, $7, $8)',
+    values: [
+      collectionId,
+      f.terms,
+      f.ca,
+      f.exCa,
+      f.from,
+      f.to,
+      f.prefix?.prefix ?? null,
+      f.prefix?.upper ?? null,
+    ],
   });
   const r = rows[0] as {
     epoch: string | null;
@@ -214,4 +225,37 @@ export async function readDeleted(
     values: [collectionId, chunks],
   });
   return rows;
+}
+
+/**
+ * The word lists ('w'), and with `titles` the title lists ('t') too, whose term is in
+ * [prefix, upper) (every term that starts with a prefix: prefix-expansion.ts) in these row
+ * segments, and the ids of the segments that still exist: one range of search_postings'
+ * primary key per segment and kind (segment_id and kind equal, term between the bounds: term
+ * is COLLATE "C", so code point order), never a scan of a segment's terms. The kinds are
+ * literals, one branch each: a kind from a list (= ANY, a join) left the planner free to
+ * bound the scan by the segment alone and filter the kind.
+ */
+export async function readPrefixPostings(
+  db: Queryable,
+  segmentIds: string[],
+  titles: boolean,
+  prefix: string,
+  upper: string,
+): Promise<{ segmentIds: string[]; rows: PostingRow[] }> {
+  const { rows } = await db.query<SegmentListRow>({
+    name: 'bitmap-prefix-postings',
+    text: `SELECT s.id::text AS segment_id, p.kind, p.term, p.data
+           FROM search_segments s
+           LEFT JOIN LATERAL (
+             SELECT p.kind, p.term, p.data FROM search_postings p
+             WHERE p.segment_id = s.id AND p.kind = 'w' AND p.term >= $2 AND p.term < $3
+             UNION ALL
+             SELECT p.kind, p.term, p.data FROM search_postings p
+             WHERE $4 AND p.segment_id = s.id AND p.kind = 't' AND p.term >= $2 AND p.term < $3
+           ) p ON true
+           WHERE s.id = ANY($1::bigint[])`,
+    values: [segmentIds, prefix, upper, titles],
+  });
+  return foundLists(rows);
 }

@@ -18,6 +18,7 @@ import {
 } from './index-store';
 import { PackedSegment, packedKey } from '../format/packed-segment';
 import { orPostingsInto } from '../format/postings-codec';
+import { readPrefixLists, type PrefixLists } from './term-dictionary';
 
 /**
  * The snapshot changed under a search read on the pool: a part it lists is gone from Postgres
@@ -86,6 +87,16 @@ export interface SnapshotReader {
     keys: PostingKey[],
     opts?: { allCategories?: boolean },
   ): Promise<PostingLists>;
+  /**
+   * prefix=1: the lists of these kinds whose term starts with `prefix`, over the snapshot's
+   * segments (term-dictionary.ts).
+   */
+  prefixLists(
+    db: Queryable,
+    snap: Snapshot,
+    prefix: string,
+    kinds: PostingKind[],
+  ): Promise<PrefixLists>;
   /** Clears the snapshot's deleted numbers (deleted-chunk versions plus tombstones) in `bits`. */
   removeDeleted(db: Queryable, collectionId: string, snap: Snapshot, bits: Bitset): Promise<void>;
 }
@@ -246,6 +257,8 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
         },
       };
     },
+
+    prefixLists: (db, snap, prefix, kinds) => readPrefixLists(db, cache, snap, prefix, kinds),
 
     async removeDeleted(db, collectionId, snap, bits) {
       const epoch = snap.epoch!;
