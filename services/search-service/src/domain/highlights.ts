@@ -45,6 +45,7 @@ export function highlightPage(
   tags: HighlightParams,
   docs: readonly PageDocument[],
   engine: ReadonlyMap<string, EngineHighlight> | undefined,
+  prefix = false,
 ): Map<string, HighlightFields> {
   let own: Highlighter | null = null;
   const out = new Map<string, HighlightFields>();
@@ -56,7 +57,7 @@ export function highlightPage(
     let titleMarks = ofStored(theirs?.title ?? null, title, true);
     let bodyMarks = ofStored(theirs?.body ?? null, body, false);
     if (!titleMarks || !bodyMarks) {
-      own ??= createHighlighter(q);
+      own ??= createHighlighter(q, undefined, prefix);
       const mine = own(title, body);
       titleMarks ??= mine.title;
       bodyMarks ??= mine.body;

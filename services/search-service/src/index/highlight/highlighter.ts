@@ -1,4 +1,4 @@
-import { queryTerms } from '../analyser';
+import { prefixQuery } from '../prefix-expansion';
 import { findMatches, type MarkedText } from './marked-text';
 import { snippet, SNIPPET_CHARS } from './snippet';
 
@@ -9,6 +9,9 @@ import { snippet, SNIPPET_CHARS } from './snippet';
  * of the text each matching term came from is marked. So what the index matched is what is
  * marked: q=경복궁 marks 경복궁 in 경복궁에서 (its bigrams 경복 and 복궁), q=책을 marks 책 in
  * 책이, q=fox does not mark foxes.
+ *
+ * With prefix=1 the last word's prefix (prefix-expansion.ts) marks the part of each term it
+ * starts: q=sea marks `sea` of searching, q=서 marks `서` of 서울.
  *
  * - title: the whole icontents_title, marked;
  * - body: a snippet of icontents_body (snippet.ts) around its densest matches.
@@ -22,10 +25,16 @@ export interface DocumentHighlight {
 
 export type Highlighter = (title: string, body: string) => DocumentHighlight;
 
-export function createHighlighter(q: string, snippetChars = SNIPPET_CHARS): Highlighter {
-  const wanted = new Set(queryTerms(q));
+export function createHighlighter(
+  q: string,
+  snippetChars = SNIPPET_CHARS,
+  asPrefix = false,
+): Highlighter {
+  const { terms, prefix } = prefixQuery(q, asPrefix);
+  const wanted = new Set(terms);
+  const matches = (text: string) => findMatches(text, wanted, undefined, prefix);
   return (title, body) => ({
-    title: { text: title, marks: findMatches(title, wanted).map((m) => [m.start, m.end]) },
-    body: snippet(body, findMatches(body, wanted), snippetChars),
+    title: { text: title, marks: matches(title).map((m) => [m.start, m.end]) },
+    body: snippet(body, matches(body), snippetChars),
   });
 }

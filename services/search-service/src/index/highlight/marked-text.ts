@@ -53,14 +53,17 @@ export function examinedLength(text: string, limit = EXAMINED_UNITS): number {
 /**
  * The spans of `text` whose analysed term is one of `wanted` (a query's terms), as the
  * analyser made them (a bigram, a word, the stem syllable of 책을), overlapping or touching
- * spans joined: the bigrams 경복 and 복궁 of 경복궁에서 make one span, 경복궁.
+ * spans joined: the bigrams 경복 and 복궁 of 경복궁에서 make one span, 경복궁. With `prefix`
+ * (prefix=1), also the prefix part of every term that starts with it.
  */
 export function findMatches(
   text: string,
   wanted: ReadonlySet<string>,
   limit = EXAMINED_UNITS,
+  prefix: string | null = null,
 ): Match[] {
-  const spans = spansOfTerms(text.slice(0, examinedLength(text, limit)), wanted, MAX_SPANS);
+  const examined = text.slice(0, examinedLength(text, limit));
+  const spans = spansOfTerms(examined, wanted, MAX_SPANS, {}, prefix);
   spans.sort((a, b) => a.start - b.start || a.end - b.end);
   const out: Array<{ start: number; end: number; terms: Set<string> }> = [];
   for (const span of spans) {
