@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import {
   parseHighlightParams,
+  parsePrefixParam,
   parseSearchFacet,
   parseSearchParams,
   SEARCH_ERRORS,
@@ -37,25 +38,30 @@ export interface SearchResult {
   facets?: { categories: Array<[number, number]> };
 }
 
-/** The search's parameters as sent: the spec's, and `facet` (beyond the spec). */
+/** The search's parameters as sent: the spec's, and `facet` and `prefix` (beyond the spec). */
 export interface SearchInput extends SearchParamsInput {
   facet?: string | null;
+  prefix?: string | null;
 }
 
 export interface CheckedSearch extends SearchParams {
   facet: SearchFacet | null;
+  /** prefix=1: search-as-you-type (index/prefix-expansion.ts) */
+  prefix: boolean;
 }
 
 /**
  * The search's parameters, checked (q → ca → ex_ca → start → len → sort → startdate → enddate,
- * then facet, which the spec does not have, so no spec row moves): step 6 of the check order,
+ * then facet and prefix, which the spec does not have, so no spec row moves): step 6 of the check order,
  * before the search waits for its collection's share of the cores.
  */
 export function checkSearchParams(input: SearchInput): CheckedSearch {
   const params = check(parseSearchParams(input));
   const facet = parseSearchFacet(input.facet);
   if (!facet.ok) throw new ServiceError(facet.error);
-  return { ...params, facet: facet.value };
+  const prefix = parsePrefixParam(input.prefix);
+  if (!prefix.ok) throw new ServiceError(prefix.error);
+  return { ...params, facet: facet.value, prefix: prefix.value };
 }
 
 /** hl, hl_pre, hl_post (beyond the spec), checked after every parameter of the spec. */
@@ -84,7 +90,7 @@ export async function searchDocuments(
   const docs = await step(failed, () => loadPage(deps, collectionId, hits.docIds));
   if (highlight) {
     const fields = await step(failed, async () =>
-      highlightPage(params.q, highlight, docs, hits.highlights),
+      highlightPage(params.q, highlight, docs, hits.highlights, params.prefix),
     );
     for (const d of docs) d.highlight = fields.get(d.id);
   }

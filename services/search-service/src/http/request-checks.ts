@@ -169,6 +169,7 @@ export function searchParams(params: RequestParams): SearchInput {
     startdate: params.get('startdate'),
     enddate: params.get('enddate'),
     facet: params.get('facet'),
+    prefix: params.get('prefix'),
   };
 }
 
