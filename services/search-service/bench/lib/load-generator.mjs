@@ -23,7 +23,10 @@ function* corpus(n) {
 }
 
 export async function loadGenerator({ port, token, databaseUrl }) {
-  const analyser = await import(path.join(dist, 'index/analyser.js'));
+  const analyser = {
+    ...(await import(path.join(dist, 'index/analyser.js'))),
+    ...(await import(path.join(dist, 'index/prefix-expansion.js'))),
+  };
   const client = createClient({ port, token });
   const sql = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   sql.on('error', () => {}); // a connection the bench's database drop cut

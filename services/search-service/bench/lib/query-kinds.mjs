@@ -21,6 +21,14 @@ export function chooseQueryKinds(df) {
     return q;
   };
   const particle = ko.find(([w]) => w.length >= 3)[0];
+  const koWord = closest(
+    ko.filter(([w]) => w.length >= 3),
+    0.05,
+  );
+  const enWord = closest(
+    en.filter(([w]) => w.length >= 4),
+    0.05,
+  );
   return [
     { kind: 'common word (ko)', params: { q: common } },
     { kind: 'mid word (ko)', params: { q: mid } },
@@ -39,17 +47,33 @@ export function chooseQueryKinds(df) {
     { kind: 'mid, len=100', params: { q: mid, len: 100 } },
     { kind: 'punctuation only', params: { q: '!!! ... ???' } },
     { kind: '1,024-byte q', params: { q: longQuery(common) } },
+    // each option beyond the spec on: highlights, facets on a word in ~70 % of the documents,
+    // and search-as-you-type on prefixes of 1, 2 and 3 characters (index/prefix-expansion.ts:
+    // one Latin letter is under the minimum and a Hangul prefix of 2 or more syllables is
+    // searched by its bigrams, so those rows show what the rule leaves as before)
+    { kind: 'common, hl=1', params: { q: common, hl: 1 } },
+    { kind: '~70 % word, facet', params: { q: closest(ko, 0.7), facet: 'categories' } },
+    ...[1, 2, 3].flatMap((n) => [
+      { kind: `prefix ${n} syllable (ko)`, params: { q: koWord.slice(0, n), prefix: 1 } },
+      { kind: `prefix ${n} letter (en)`, params: { q: enWord.slice(0, n), prefix: 1 } },
+    ]),
   ];
 }
 
 /**
  * Sets each kind's `expected` numfound over corpus (an iterable of { doc }), with the
- * service's analyser
- * ({ distinctTerms, queryTerms } of the built index/analyser.js).
+ * service's analyser and prefix rule
+ * ({ distinctTerms, queryTerms } of the built index/analyser.js, { prefixQuery,
+ * documentMatches } of index/prefix-expansion.js).
  */
-export function countExpected(kinds, corpus, { distinctTerms, queryTerms }) {
+export function countExpected(
+  kinds,
+  corpus,
+  { distinctTerms, queryTerms, prefixQuery, documentMatches },
+) {
   const plans = kinds.map((k) => ({
     terms: queryTerms(k.params.q),
+    prefix: k.params.prefix === 1 ? prefixQuery(k.params.q, true) : null,
     ca: k.params.ca?.split(',').map(Number),
     exCa: k.params.ex_ca?.split(',').map(Number),
     from: k.params.startdate,
@@ -61,8 +85,9 @@ export function countExpected(kinds, corpus, { distinctTerms, queryTerms }) {
     const terms = new Set(distinctTerms([doc.icontents_title, doc.icontents_body]));
     plans.forEach((p, i) => {
       if (
-        p.terms.length > 0 &&
-        p.terms.every((t) => terms.has(t)) &&
+        (p.prefix
+          ? documentMatches(terms, p.prefix)
+          : p.terms.length > 0 && p.terms.every((t) => terms.has(t))) &&
         (!p.ca || doc.categories.some((c) => p.ca.includes(c))) &&
         (!p.exCa || !doc.categories.some((c) => p.exCa.includes(c))) &&
         (p.from === undefined || doc.score_regdate >= p.from) &&
