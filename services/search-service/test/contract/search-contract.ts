@@ -176,6 +176,14 @@ export function describeSearchContract(
       expect((await hits({ q: '2024', sort: 1 })).keys).toEqual(['en-3', 'en-1']);
     });
 
+    test('When prefix=1 is sent and the rule leaves the last word whole (one letter, two Hangul syllables, a separator after it), the answer is as without prefix', async () => {
+      for (const q of ['서울', '바다 맛집', 'fox q', 'fox.', 'lazy 2024']) {
+        const plain = await hits({ q, sort: 1 });
+        const prefixed = await hits({ q, sort: 1, prefix: 1 });
+        expect([q, prefixed.numfound, prefixed.keys]).toEqual([q, plain.numfound, plain.keys]);
+      }
+    });
+
     test('When a user-defined icontents field holds the word it is found; contents fields are never matched', async () => {
       expect((await hits({ q: 'giraffe' })).keys).toEqual(['user-1']);
       expect((await hits({ q: 'elephant' })).numfound).toBe(0);

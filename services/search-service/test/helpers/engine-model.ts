@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import { distinctTerms, queryTerms } from '../../src/index/analyser';
+import { distinctTerms } from '../../src/index/analyser';
+import { documentMatches, prefixQuery } from '../../src/index/prefix-expansion';
 import {
   createPostgresIndex,
   type PostgresSearchIndex,
@@ -73,6 +74,8 @@ export interface ModelQuery {
   to?: number;
   /** facet=categories (beyond the spec) */
   facet?: boolean;
+  /** prefix=1 (beyond the spec): the rule of index/prefix-expansion.ts */
+  prefix?: boolean;
 }
 
 /** The search parameters of a model query. */
@@ -87,6 +90,7 @@ export function searchParams(p: ModelQuery): Record<string, string | number | un
     startdate: p.from,
     enddate: p.to,
     facet: p.facet ? 'categories' : undefined,
+    prefix: p.prefix ? 1 : undefined,
   };
 }
 
@@ -114,12 +118,11 @@ export function statusAndAnswer(res: { status: number; text: string }) {
 
 /** The model's documents that match the query, by brute force. */
 function matching(model: Map<string, ModelDoc>, p: ModelQuery): Array<[string, ModelDoc]> {
-  const q = queryTerms(p.q);
+  const q = prefixQuery(p.q, p.prefix === true);
   return [...model].filter(([, d]) => {
     const terms = new Set(distinctTerms([d.title, d.body]));
     return (
-      q.length > 0 &&
-      q.every((t) => terms.has(t)) &&
+      documentMatches(terms, q) &&
       (!p.ca || d.categories.some((c) => p.ca!.includes(c))) &&
       (!p.exCa || !d.categories.some((c) => p.exCa!.includes(c))) &&
       (p.from === undefined || d.regdate >= p.from) &&
@@ -130,11 +133,11 @@ function matching(model: Map<string, ModelDoc>, p: ModelQuery): Array<[string, M
 
 /** What the engine must answer, computed from the model by brute force (facets when asked). */
 export function expected(model: Map<string, ModelDoc>, ids: Map<string, number>, p: ModelQuery) {
-  const q = queryTerms(p.q);
+  const q = prefixQuery(p.q, p.prefix === true);
   const hits = matching(model, p);
   const tier = (d: ModelDoc) => {
     const title = new Set(distinctTerms([d.title]));
-    return p.sort === 0 && q.every((t) => title.has(t)) ? 0 : 1;
+    return p.sort === 0 && documentMatches(title, q) ? 0 : 1;
   };
   hits.sort(
     ([ka, a], [kb, b]) => tier(a) - tier(b) || b.regdate - a.regdate || ids.get(kb)! - ids.get(ka)!,
