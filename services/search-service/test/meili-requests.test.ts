@@ -154,6 +154,22 @@ describe('Meilisearch request shapes', () => {
     });
   });
 
+  test('When prefix=1 is asked, the request is the one without it: prefix search is an index setting, disabled', () => {
+    const query = {
+      collectionId: 'abcd1234',
+      q: 'sea 서',
+      start: 0,
+      len: 10,
+      ca: null,
+      exCa: null,
+      sort: 0 as const,
+      startdate: null,
+      enddate: null,
+    };
+    expect(buildSearchRequest({ ...query, prefix: true })).toEqual(buildSearchRequest(query));
+    expect(indexSettings(1000).prefixSearch).toBe('disabled');
+  });
+
   test('When a search lists 100,000 categories, the request names each distinct category once', async () => {
     stub.searchHandler = () => ({ hits: [], totalHits: 0, page: 1, hitsPerPage: 10 });
     const ca = Array.from({ length: 100_000 }, (_, i) => 1000 + (i % 250));

@@ -38,7 +38,9 @@ export function indexSettings(
     // "sort" first: sort=1 is strictly newest first; without a sort parameter the rule is inert
     rankingRules,
     localizedAttributes: [{ attributePatterns: ['text', 'text.*'], locales: ['kor', 'eng'] }],
-    // whole words only, as the Postgres engine: no typo tolerance, no prefix matching
+    // whole words only, as the Postgres engine: no typo tolerance, no prefix matching.
+    // prefixSearch is per index, not per search, so prefix=1 cannot switch it on for one
+    // search: this engine answers prefix=1 with whole words (README: search-as-you-type)
     typoTolerance: { enabled: false },
     prefixSearch: 'disabled' as const,
     pagination: { maxTotalHits },

@@ -162,6 +162,8 @@ export interface MeiliSearchRequest {
  * Korean words go by their stems (the Postgres engine's particle rules): Meilisearch segments
  * `경복궁에서` into `경복궁` + `에서` and would require `에서` in the document too. With
  * query.highlight, Meilisearch also marks the title and crops the body (highlightParams).
+ * query.prefix (prefix=1) changes nothing: the index's prefixSearch is "disabled" (whole words,
+ * as the Postgres engine without prefix) and Meilisearch has no per-search switch for it.
  */
 export function buildSearchRequest(query: SearchQuery): MeiliSearchRequest {
   const window = pageWindow(query.start, query.len);
