@@ -136,6 +136,20 @@ describe('SearchClient', () => {
     ]);
   });
 
+  it('Search with prefix: true sends prefix=1; prefix: false sends prefix=0; none sends nothing', async () => {
+    const body = '{"querytime":1,"start":0,"numfound":0,"docs":[]}';
+    const ok = { status: 200, body, headers: JSON_HEADERS };
+    const { fetch, search } = client(ok, ok, ok);
+    await search.search({ q: 'sea', prefix: true });
+    await search.search({ q: 'sea', prefix: false });
+    await search.search({ q: 'sea' });
+    expect(fetch.calls.map((c) => c.url)).toEqual([
+      `http://s/v2/abcd1234/search/json?apikey=${KEY}&q=sea&prefix=1`,
+      `http://s/v2/abcd1234/search/json?apikey=${KEY}&q=sea&prefix=0`,
+      `http://s/v2/abcd1234/search/json?apikey=${KEY}&q=sea`,
+    ]);
+  });
+
   it('Status reads {base_url}/v2/{cid}/status/json', async () => {
     const body = '{"search_status":"true","document_count":5}';
     const { fetch, search } = client({ status: 200, body, headers: JSON_HEADERS });

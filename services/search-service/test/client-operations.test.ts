@@ -45,6 +45,13 @@ describe('search-service through @hub/client', () => {
     expect('facets' in (await search.search({ q: '가을' }))).toBe(false);
   });
 
+  it('A search with prefix: true matches every word the last word starts; without it whole words', async () => {
+    const { search } = await collection();
+    await search.add({ dockey: 'a', doc: doc({ icontents_title: 'searching' }) });
+    expect((await search.search({ q: 'sea', prefix: true })).numfound).toBe(1);
+    expect((await search.search({ q: 'sea' })).numfound).toBe(0);
+  });
+
   it('A doc given as JSON text is sent as is, big numbers included', async () => {
     const { search } = await collection();
     const text =

@@ -90,6 +90,7 @@ export class SearchClient {
       hl_pre: options.hl ? options.hl_pre : undefined,
       hl_post: options.hl ? options.hl_post : undefined,
       facet: options.facet,
+      prefix: options.prefix === undefined ? undefined : options.prefix ? '1' : '0',
     };
     const text = await this.#json('search', `${this.#search}/search/json`, params);
     return parseSearchResult(text);

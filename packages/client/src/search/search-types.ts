@@ -75,6 +75,12 @@ export interface SearchOptions {
    * category over every match (not only the page), with every filter but `ca`.
    */
   readonly facet?: 'categories';
+  /**
+   * Beyond the spec, search-as-you-type: true (`prefix=1`) also matches every word that starts
+   * with the last word of `q` (Latin and other words from 2 characters; Hangul by whole
+   * syllables, a one-syllable last word). The Meilisearch engine answers it with whole words.
+   */
+  readonly prefix?: boolean;
 }
 
 /**
