@@ -112,3 +112,20 @@ test('When a search asks facet=categories, the document lists the parameter and 
     expect.objectContaining({ name: 'facet', schema: { type: 'string', enum: ['categories'] } }),
   );
 });
+
+test('When a search asks prefix=1, the document lists the parameter and the answers match it', async () => {
+  const api = client(app, c);
+  expect((await api.add('p1', docJson({ icontents_title: 'prefixes' }))).status).toBe(200);
+  const url = `/v2/${c.cid}/search/json`;
+  const typed = await api.search({ q: 'prefi', prefix: 1 });
+  expect(JSON.parse(typed.text).numfound).toBe(1);
+  const refused = await api.search({ q: 'prefi', prefix: 'yes' });
+  expect([refused.status, refused.text]).toEqual([400, 'prefix parameter is invalid']);
+  for (const res of [typed, refused]) expect(() => check('GET', url, res)).not.toThrow();
+  const search = (OPENAPI as { paths: Record<string, { get?: { parameters: unknown[] } }> }).paths[
+    '/v2/{cid}/search/{format}'
+  ]!.get!;
+  expect(search.parameters).toContainEqual(
+    expect.objectContaining({ name: 'prefix', schema: { type: 'string', enum: ['0', '1'] } }),
+  );
+});
