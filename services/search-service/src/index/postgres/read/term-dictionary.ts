@@ -24,13 +24,17 @@ import { SnapshotMoved } from './snapshot-reader';
  * - The pending tail is matched by search_snapshot in SQL with the same range.
  */
 
-/** A packed segment's word ('w') and title ('t') terms, sorted, with their entries' starts. */
+/**
+ * A packed segment's word ('w') and title ('t') terms, sorted, with their entries' starts. It
+ * holds its segment (the lists are read from it), so its size counts the segment too: the
+ * cache may let go of the segment's own entry first.
+ */
 export class TermDictionary {
   readonly bytes: number;
   private readonly byKind = new Map<string, { terms: string[]; starts: Int32Array }>();
 
   constructor(readonly segment: PackedSegment) {
-    let bytes = 128;
+    let bytes = 128 + segment.bytes;
     for (const kind of ['w', 't'] as const) {
       const entries: Array<[string, number]> = [];
       segment.eachTerm(kind.charCodeAt(0), (term, at) => entries.push([term, at]));
