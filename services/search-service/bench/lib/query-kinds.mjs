@@ -54,8 +54,8 @@ export function chooseQueryKinds(df) {
     { kind: 'common, hl=1', params: { q: common, hl: 1 } },
     { kind: '~70 % word, facet', params: { q: closest(ko, 0.7), facet: 'categories' } },
     ...[1, 2, 3].flatMap((n) => [
-      { kind: `prefix ${n} syllable (ko)`, params: { q: koWord.slice(0, n), prefix: 1 } },
-      { kind: `prefix ${n} letter (en)`, params: { q: enWord.slice(0, n), prefix: 1 } },
+      { kind: `prefix ${n} char (ko)`, params: { q: koWord.slice(0, n), prefix: 1 } },
+      { kind: `prefix ${n} char (en)`, params: { q: enWord.slice(0, n), prefix: 1 } },
     ]),
   ];
 }
