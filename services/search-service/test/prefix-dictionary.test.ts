@@ -5,12 +5,12 @@ import { PackedSegment, packPostings } from '../src/index/postgres/format/packed
 import { encodePostings } from '../src/index/postgres/format/postings-codec';
 import type { PostingList } from '../src/index/postgres/layout';
 import { readPrefixPostings } from '../src/index/postgres/read/index-store';
-import { TermDictionary } from '../src/index/postgres/read/term-dictionary';
+import { PackedTermDictionary } from '../src/index/postgres/format/packed-term-dictionary';
 import { prefixUpperBound } from '../src/index/prefix-expansion';
 import { useSearchDatabase } from './helpers/harness';
 
 /**
- * The term dictionary of prefix=1 (read/term-dictionary.ts): a packed segment's sorted terms
+ * The term dictionary of prefix=1 (read/term-dictionary.ts, format/packed-term-dictionary.ts): a packed segment's sorted terms
  * answer exactly the terms a brute force finds (property), and a row segment's prefix is an
  * index range of search_postings, never a scan of the segment's terms (EXPLAIN).
  */
@@ -21,7 +21,7 @@ const db = useSearchDatabase();
 const letter = fc.constantFrom('a', 'b', 'ab', '서', '울', '서울', 'é', '😀', 'z');
 const term = fc.array(letter, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(''));
 
-describe('TermDictionary of a packed segment', () => {
+describe('PackedTermDictionary of a packed segment', () => {
   test('When a prefix is looked up, the terms and lists are exactly those a brute force finds', () => {
     fc.assert(
       fc.property(
@@ -43,7 +43,7 @@ describe('TermDictionary of a packed segment', () => {
             })),
             { kind: 'c', term: '3', data: encodePostings([0], size) },
           ];
-          const dictionary = new TermDictionary(new PackedSegment(packPostings(lists)));
+          const dictionary = new PackedTermDictionary(new PackedSegment(packPostings(lists)));
           const want = words.filter((t) => t.startsWith(prefix));
           expect(dictionary.termsWith('w', prefix).sort()).toEqual([...want].sort());
           expect(dictionary.termsWith('t', prefix).sort()).toEqual(

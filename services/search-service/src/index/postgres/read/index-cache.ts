@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { CollectionView } from './collection-view';
 import type { PackedSegment } from '../format/packed-segment';
-import type { PrefixRows, TermDictionary } from './term-dictionary';
+import type { PackedTermDictionary } from '../format/packed-term-dictionary';
 
 /** A posting list known to be absent from a segment (cached too: most terms are in few segments). */
 export const ABSENT: Buffer = Buffer.alloc(0);
@@ -30,13 +30,19 @@ export function categoryLists(rows: Array<{ term: string; data: Buffer }>): Cate
   };
 }
 
+/** A row segment's lists of one kind whose terms start with one prefix (cached as one entry). */
+export interface PrefixRows {
+  readonly lists: readonly Buffer[];
+  readonly bytes: number;
+}
+
 type Entry =
   | Buffer
   | Uint32Array
   | CollectionView
   | PackedSegment
   | CategoryLists
-  | TermDictionary
+  | PackedTermDictionary
   | PrefixRows;
 
 /**
@@ -59,8 +65,8 @@ export interface IndexCache {
   categoryLists(segmentId: string): CategoryLists | undefined;
   setCategoryLists(segmentId: string, lists: CategoryLists): void;
   /** a packed segment's sorted terms (prefix=1; built on the first prefix search of it) */
-  termDictionary(segmentId: string): TermDictionary | undefined;
-  setTermDictionary(segmentId: string, dictionary: TermDictionary): void;
+  termDictionary(segmentId: string): PackedTermDictionary | undefined;
+  setTermDictionary(segmentId: string, dictionary: PackedTermDictionary): void;
   /** a row segment's lists of one kind whose terms start with `prefix` (prefix=1) */
   prefixRows(segmentId: string, kind: string, prefix: string): PrefixRows | undefined;
   setPrefixRows(segmentId: string, kind: string, prefix: string, rows: PrefixRows): void;
@@ -104,7 +110,7 @@ export function createIndexCache(maxBytes: number): IndexCache {
     setCategoryLists(segmentId, lists) {
       lru.set(`k${segmentId}`, lists);
     },
-    termDictionary: (segmentId) => lru.get(`x${segmentId}`) as TermDictionary | undefined,
+    termDictionary: (segmentId) => lru.get(`x${segmentId}`) as PackedTermDictionary | undefined,
     setTermDictionary(segmentId, dictionary) {
       lru.set(`x${segmentId}`, dictionary);
     },

@@ -258,7 +258,11 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
       };
     },
 
-    prefixLists: (db, snap, prefix, kinds) => readPrefixLists(db, cache, snap, prefix, kinds),
+    async prefixLists(db, snap, prefix, kinds) {
+      const lists = await readPrefixLists(db, cache, snap, prefix, kinds);
+      if (!lists) throw new SnapshotMoved(); // a segment merged away and dropped
+      return lists;
+    },
 
     async removeDeleted(db, collectionId, snap, bits) {
       const epoch = snap.epoch!;

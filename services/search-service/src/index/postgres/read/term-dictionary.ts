@@ -1,22 +1,22 @@
 import type { Queryable } from '@hub/service-kit';
 import type { Bitset } from '../format/bitset';
 import { PackedSegment } from '../format/packed-segment';
+import { PackedTermDictionary } from '../format/packed-term-dictionary';
 import { orPostingsInto } from '../format/postings-codec';
 import type { PostingKind } from '../layout';
 import { prefixUpperBound } from '../../prefix-expansion';
-import type { IndexCache } from './index-cache';
+import type { IndexCache, PrefixRows } from './index-cache';
 import { readPacked, readPrefixPostings, type Snapshot } from './index-store';
-import { SnapshotMoved } from './snapshot-reader';
 
 /**
  * The term dictionary of prefix=1 (search-as-you-type): every list of a snapshot whose term
  * starts with a prefix (prefix-expansion.ts), per segment, without scanning a segment's terms.
  *
  * - Packed segments store their entries in no order (an open-addressing hash finds one term).
- *   The first prefix search of a segment sorts the word and title terms once (TermDictionary:
- *   the terms and where each entry starts, per kind) and caches that next to the segment, so
- *   stored segments stay as they are (no migration) and a search without prefix never pays
- *   for it. A prefix is then a binary-search range: O(log n + matches).
+ *   The first prefix search of a segment sorts the word and title terms once
+ *   (format/packed-term-dictionary.ts: the terms and where each entry starts, per kind) and
+ *   caches that next to the segment, so stored segments stay as they are (no migration) and a
+ *   search without prefix never pays for it. A prefix is then a binary-search range.
  * - Row segments keep one search_postings row per term, keyed (segment_id, kind, term COLLATE
  *   "C"): a prefix is one range of that primary key, [prefix, prefixUpperBound(prefix))
  *   (readPrefixPostings; verified to be an Index Scan by test/prefix-dictionary.test.ts).
@@ -24,74 +24,7 @@ import { SnapshotMoved } from './snapshot-reader';
  * - The pending tail is matched by search_snapshot in SQL with the same range.
  */
 
-/**
- * A packed segment's word ('w') and title ('t') terms, sorted, with their entries' starts. It
- * holds its segment (the lists are read from it), so its size counts the segment too: the
- * cache may let go of the segment's own entry first.
- */
-export class TermDictionary {
-  readonly bytes: number;
-  private readonly byKind = new Map<string, { terms: string[]; starts: Int32Array }>();
-
-  constructor(readonly segment: PackedSegment) {
-    let bytes = 128 + segment.bytes;
-    for (const kind of ['w', 't'] as const) {
-      const entries: Array<[string, number]> = [];
-      segment.eachTerm(kind.charCodeAt(0), (term, at) => entries.push([term, at]));
-      // UTF-16 order: whatever the order, the terms that start with a prefix are adjacent
-      entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-      const terms = entries.map((e) => e[0]);
-      const starts = Int32Array.from(entries, (e) => e[1]);
-      for (const t of terms) bytes += 2 * t.length + 40;
-      bytes += starts.byteLength;
-      this.byKind.set(kind, { terms, starts });
-    }
-    this.bytes = bytes;
-  }
-
-  /** The terms of this kind that start with `prefix`, in order (binary search, then a walk). */
-  termsWith(kind: PostingKind, prefix: string): string[] {
-    const { terms } = this.byKind.get(kind) ?? { terms: [] };
-    const [lo, hi] = this.range(kind, prefix);
-    return terms.slice(lo, hi);
-  }
-
-  /** ORs the lists of this kind whose term starts with `prefix` into bits; false when none. */
-  orInto(kind: PostingKind, prefix: string, firstDocno: number, bits: Bitset): boolean {
-    const { starts } = this.byKind.get(kind) ?? { starts: new Int32Array(0) };
-    const [lo, hi] = this.range(kind, prefix);
-    for (let i = lo; i < hi; i++) orPostingsInto(this.segment.listAt(starts[i]!), firstDocno, bits);
-    return hi > lo;
-  }
-
-  /** [lo, hi): the positions of the terms of this kind that start with `prefix`. */
-  private range(kind: PostingKind, prefix: string): [number, number] {
-    const terms = this.byKind.get(kind)?.terms ?? [];
-    let lo = 0;
-    let hi = terms.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (terms[mid]! < prefix) lo = mid + 1;
-      else hi = mid;
-    }
-    let end = lo;
-    hi = terms.length;
-    // the terms from lo on that start with prefix come first: find where they end
-    while (end < hi) {
-      const mid = (end + hi) >>> 1;
-      if (terms[mid]!.startsWith(prefix)) end = mid + 1;
-      else hi = mid;
-    }
-    return [lo, end];
-  }
-}
-
-/** A row segment's lists of one kind whose terms start with one prefix (cached as one entry). */
-export interface PrefixRows {
-  readonly lists: readonly Buffer[];
-  readonly bytes: number;
-}
-
+/** A row segment's lists of one prefix as one cache entry, with the memory it holds. */
 function prefixRows(lists: Buffer[], termChars: number): PrefixRows {
   let bytes = 64;
   for (const l of lists) bytes += l.byteLength + 2 * termChars + 64;
@@ -107,7 +40,8 @@ export interface PrefixLists {
 /**
  * The lists whose term starts with `prefix`, of these kinds, over the snapshot's segments:
  * from the cache, else Postgres (one query for the packed segments the cache lacks, one for
- * the row segments' ranges). Throws SnapshotMoved when a segment is gone (as postings does).
+ * the row segments' ranges). Null when a segment of the snapshot is gone (the reader then
+ * throws SnapshotMoved, as postings does).
  */
 export async function readPrefixLists(
   db: Queryable,
@@ -115,8 +49,8 @@ export async function readPrefixLists(
   snap: Snapshot,
   prefix: string,
   kinds: PostingKind[],
-): Promise<PrefixLists> {
-  const dictionaries = new Map<string, TermDictionary>();
+): Promise<PrefixLists | null> {
+  const dictionaries = new Map<string, PackedTermDictionary>();
   const rowLists = new Map<string, Buffer[]>();
   const missingPacked: string[] = [];
   const missingRows = new Set<string>();
@@ -152,8 +86,8 @@ export async function readPrefixLists(
         )
       : { segmentIds: [], rows: [] },
   ]);
-  if (packedRows.length !== unread.length) throw new SnapshotMoved();
-  if (found.segmentIds.length !== missingRows.size) throw new SnapshotMoved();
+  if (packedRows.length !== unread.length) return null;
+  if (found.segmentIds.length !== missingRows.size) return null;
   for (const r of packedRows) {
     const segment = new PackedSegment(r.packed);
     cache.setPacked(r.id, segment);
@@ -161,7 +95,7 @@ export async function readPrefixLists(
   }
   for (const id of missingPacked) {
     const segment = segments.get(id)!;
-    const dictionary = new TermDictionary(segment);
+    const dictionary = new PackedTermDictionary(segment);
     cache.setTermDictionary(id, dictionary);
     dictionaries.set(id, dictionary);
   }
