@@ -1,4 +1,4 @@
-import { isLosslessNumber, LosslessNumber, stringify } from 'lossless-json';
+import { isLosslessNumber, LosslessNumber } from 'lossless-json';
 import { SEARCH_ERRORS } from './errors';
 import {
   BODY_FIELD,
@@ -10,7 +10,7 @@ import {
   URL_FIELD,
 } from './fields';
 import { checkUnixTime, parseScoreValue } from './int64';
-import { parseLossless, topLevelKeys } from './json';
+import { parseFlatObject, parseLossless, topLevelKeys } from './json';
 import { SEARCH_LIMITS } from './limits';
 import { failure, success, type Result } from './result';
 import { hasBadJsonEscape, hasNulOrLoneSurrogate } from './text';
@@ -56,8 +56,7 @@ export function parseDoc(
   if (raw === undefined || raw === null) return failure(errors.docNull);
   if (raw.trim() === '') return failure(errors.docEmpty);
   if (hasNulOrLoneSurrogate(raw) || hasBadJsonEscape(raw)) return failure(errors.docInvalidUtf8);
-  const value = parseLossless(raw);
-  const keys = isPlainObject(value) ? topLevelKeys(raw) : null;
+  const { value, keys } = parseFlatObject(raw) ?? parseObject(raw);
   if (!isPlainObject(value) || keys === null) return failure(errors.docJsonParsingFail);
   if (keys.length > SEARCH_LIMITS.maxFields) return failure(errors.tooManyFields);
 
@@ -68,6 +67,12 @@ export function parseDoc(
     fields.push([name, checked.value]);
   }
   return assemble(fields, errors);
+}
+
+/** The general path of parseDoc's JSON (any shape, every error): value and top-level keys. */
+function parseObject(raw: string): { value: unknown; keys: string[] | null } {
+  const value = parseLossless(raw);
+  return { value, keys: isPlainObject(value) ? topLevelKeys(raw) : null };
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -138,9 +143,7 @@ function assemble(fields: Array<[string, unknown]>, errors: DocErrors): Result<P
   const icontents: Record<string, string> = {};
   const contents: Record<string, string> = {};
   const scores: Record<string, string> = {};
-  const object: Record<string, unknown> = {};
   for (const [name, v] of fields) {
-    object[name] = v;
     if (typeof v === 'string') (name.startsWith('icontents_') ? icontents : contents)[name] = v;
     else if (isLosslessNumber(v)) scores[name] = v.toString();
   }
@@ -157,6 +160,24 @@ function assemble(fields: Array<[string, unknown]>, errors: DocErrors): Result<P
     icontents,
     contents,
     scores,
-    json: stringify(object) ?? '{}',
+    json: jsonOf(fields),
   });
+}
+
+/**
+ * lossless-json's stringify of the checked fields as one object, written directly: a field's
+ * value is a string, null, a LosslessNumber or the categories' integers, and no field name is
+ * integer-like, so the object would list them in this order too.
+ */
+function jsonOf(fields: Array<[string, unknown]>): string {
+  let out = '';
+  for (const [name, v] of fields) {
+    const value = isLosslessNumber(v)
+      ? v.toString()
+      : Array.isArray(v)
+        ? `[${v.join(',')}]`
+        : JSON.stringify(v);
+    out += `${out === '' ? '{' : ','}${JSON.stringify(name)}:${value}`;
+  }
+  return out === '' ? '{}' : `${out}}`;
 }
