@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { distinctTerms, MAX_TERM_CHARS, normalise, queryTerms, terms } from '../src/index/analyser';
+import { oneSyllableStem } from '../src/index/analysis/korean-particles';
 import { matches, testFinds, testMisses } from './helpers/term-match';
 
 /** One test per [text, terms] case, named `title`: terms(text) are those terms, in order. */
@@ -105,5 +107,108 @@ describe('analyser: limits and sets', () => {
   test('When the analyser runs twice on the same text, it gives the same terms (pure)', () => {
     const text = '서울에서 Hello 123 東京';
     expect(terms(text)).toEqual(terms(text));
+  });
+});
+
+/**
+ * The analyser's steps 2–7 as regular expressions, as the module's docblock states them (the
+ * scan of the analyser reads the characters itself): every term of a normalised text, in order.
+ */
+function termsByDefinition(normal: string): string[] {
+  const BIGRAM_SCRIPTS =
+    '\\p{Script=Hangul}\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}';
+  const runs = new RegExp(`[${BIGRAM_SCRIPTS}\\u30FC]+|[^${BIGRAM_SCRIPTS}\\u30FC]+`, 'gu');
+  const bigramChar = new RegExp(`[${BIGRAM_SCRIPTS}]`, 'u');
+  const cut = (t: string) => Array.from(t).slice(0, MAX_TERM_CHARS).join('');
+  const out: string[] = [];
+  for (const word of normal.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) {
+    let afterNumber = false;
+    for (const run of word[0].matchAll(runs)) {
+      const chars = Array.from(run[0]);
+      if (!bigramChar.test(chars[0]!) && chars[0] !== '\u30FC') {
+        out.push(cut(run[0]));
+      } else if (chars.length === 1) {
+        out.push(run[0]);
+      } else {
+        for (let k = 1; k < chars.length; k++) out.push(chars[k - 1]! + chars[k]!);
+      }
+      const stem = oneSyllableStem(run[0], afterNumber);
+      if (stem !== null) out.push(stem);
+      afterNumber = /^\p{N}+$/u.test(run[0]);
+    }
+  }
+  return out;
+}
+
+describe('analyser: the scan', () => {
+  const PIECES = [
+    'a',
+    'Z',
+    '1',
+    '٣',
+    '²',
+    'Ⅻ',
+    '서',
+    '울',
+    '을',
+    '에서',
+    '책',
+    '는',
+    '년',
+    '의',
+    '漢',
+    'ひ',
+    'カ',
+    'ー',
+    'ｶ',
+    'ﾞ',
+    'e\u0301',
+    '\u0301',
+    ' ',
+    '.',
+    '_',
+    '😀',
+    '𝐀',
+    '𠀀',
+    '\uD800',
+    'ς',
+    'Σ',
+    'ß',
+    'ﬁ',
+    'ㄱ',
+    'ᄀ',
+    'ᅡ',
+    'ㆍ',
+    '·',
+    '〇',
+    '々',
+    '\t',
+    'x'.repeat(70),
+  ];
+  const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 16 }).map((p) => p.join(''));
+
+  test('When any text is analysed, its terms are those of the regular expressions (property)', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(terms(t)).toEqual(termsByDefinition(normalise(t)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  test('When a word holds any BMP character, the scan classes it as the regular expressions do', () => {
+    const expected: string[] = [];
+    const actual: string[] = [];
+    for (let code = 0; code < 0x10000; code++) {
+      const t = `가${String.fromCharCode(code)}나a${String.fromCharCode(code)}1`;
+      const normal = normalise(t);
+      expected.push(
+        termsByDefinition(normal)
+          .map((s) => s.replace(/@[^@]*$/, ''))
+          .join(' '),
+      );
+      actual.push(terms(t).join(' '));
+    }
+    expect(actual).toEqual(expected);
   });
 });

@@ -87,16 +87,85 @@ function emitRun(run: string, at: number, out: Emit): void {
   if (previousAt === at) out(previous, at, offset);
 }
 
-/** Every term of a normalised text, in text order, with repetitions and their offsets. */
+/** What a character is to the scan (classOf): bits of these. */
+const WORD = 1; // a word character (WORD_CHAR)
+const BIGRAM = 2; // of a bigram script, or U+30FC (SCRIPT_SPLIT's first alternative)
+const NUMBER = 4; // \p{N} (ALL_DIGITS)
+const KNOWN = 8;
+const NUMBER_CHAR = /^\p{N}$/u;
+const BIGRAM_RUN_CHAR =
+  /^[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30FC]$/u;
+/** classOf of the BMP characters met so far, KNOWN set (the regular expressions ask once) */
+const BMP_CLASSES = new Uint8Array(0x10000);
+
+function classByPattern(code: number): number {
+  const char = String.fromCodePoint(code);
+  return (
+    (WORD_CHAR.test(char) ? WORD : 0) |
+    (BIGRAM_RUN_CHAR.test(char) ? BIGRAM : 0) |
+    (NUMBER_CHAR.test(char) ? NUMBER : 0)
+  );
+}
+
+/**
+ * The class of a code point by the regular expressions above (WORD_RUN, SCRIPT_SPLIT,
+ * ALL_DIGITS), without asking them for ASCII and Hangul syllables, and once per other BMP
+ * character.
+ */
+function classOf(code: number): number {
+  if (code < 0x80) {
+    if ((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a)) return WORD;
+    return code >= 0x30 && code <= 0x39 ? WORD | NUMBER : 0;
+  }
+  if (code >= 0xac00 && code <= 0xd7a3) return WORD | BIGRAM;
+  if (code > 0xffff) return classByPattern(code);
+  let known = BMP_CLASSES[code]!;
+  if (known === 0) BMP_CLASSES[code] = known = classByPattern(code) | KNOWN;
+  return known & ~KNOWN;
+}
+
+/**
+ * Every term of a normalised text, in text order, with repetitions and their offsets: the
+ * words of WORD_RUN, cut into the runs of SCRIPT_SPLIT, each run's terms (emitRun) and its
+ * one-syllable stem. One pass over the characters (classOf), no regular expression per word.
+ */
 function scanTerms(normal: string, opts: AnalyserOptions, emit: Emit): void {
-  for (const word of normal.matchAll(WORD_RUN)) {
+  const n = normal.length;
+  let i = 0;
+  let code = n > 0 ? normal.codePointAt(0)! : 0;
+  let cls = n > 0 ? classOf(code) : 0;
+  while (i < n) {
+    if ((cls & WORD) === 0) {
+      i += code > 0xffff ? 2 : 1;
+      if (i < n) cls = classOf((code = normal.codePointAt(i)!));
+      continue;
+    }
+    // a word: its runs, while the characters are word characters
     let afterNumber = false;
-    for (const run of word[0].matchAll(SCRIPT_SPLIT)) {
-      const at = word.index + run.index;
-      emitRun(run[0], at, emit);
-      const stem = opts.bigramOnly ? null : oneSyllableStem(run[0], afterNumber);
-      if (stem !== null) emit(stem, at, at + stem.length);
-      afterNumber = ALL_DIGITS.test(run[0]);
+    while (i < n && (cls & WORD) !== 0) {
+      const start = i;
+      const bigram = cls & BIGRAM;
+      let digits = cls & NUMBER;
+      let previous = -1; // where the run's previous character starts (bigram runs)
+      do {
+        const next = i + (code > 0xffff ? 2 : 1);
+        if (bigram !== 0 && previous >= 0) emit(normal.slice(previous, next), previous, next);
+        previous = i;
+        i = next;
+        if (i >= n) break;
+        cls = classOf((code = normal.codePointAt(i)!));
+        if ((cls & WORD) === 0 || (cls & BIGRAM) !== bigram) break;
+        digits &= cls;
+      } while (i < n);
+      if (bigram === 0) {
+        emit(cut(normal.slice(start, i)), start, i);
+      } else {
+        if (previous === start) emit(normal.slice(start, i), start, i);
+        const stem = opts.bigramOnly ? null : oneSyllableStem(normal.slice(start, i), afterNumber);
+        if (stem !== null) emit(stem, start, start + stem.length);
+      }
+      afterNumber = digits !== 0;
+      if (i >= n) break;
     }
   }
 }
@@ -202,7 +271,10 @@ export function spansOfTerms(
 /** The distinct terms of several texts (a document's indexed fields), in first-seen order. */
 export function distinctTerms(texts: Iterable<string>, opts: AnalyserOptions = {}): string[] {
   const seen = new Set<string>();
-  for (const text of texts) for (const t of terms(text, opts)) seen.add(t);
+  const add = (t: string) => {
+    seen.add(t);
+  };
+  for (const text of texts) scanTerms(normalise(text), opts, add);
   return [...seen];
 }
 
