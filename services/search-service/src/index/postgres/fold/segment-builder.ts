@@ -1,5 +1,5 @@
 import { decodeOffsets, encodePostings } from '../format/postings-codec';
-import { postingKey, postingKeyParts, type PostingList } from '../layout';
+import type { PostingKind, PostingList } from '../layout';
 
 /** A pending document as the folder reads it (terms distinct, as the analyser gives them). */
 export interface FoldInput {
@@ -15,19 +15,32 @@ export interface FoldInput {
  * number first + i, offset i): one list per word, title word and category.
  */
 export function buildPostings(docs: FoldInput[]): PostingList[] {
-  const lists = new Map<string, number[]>();
-  const add = (key: string, offset: number) => {
-    const list = lists.get(key);
-    if (list) list.push(offset);
-    else lists.set(key, [offset]);
+  // a map per kind (no key string made per term), the lists in the order they were first met
+  const made: Array<{ kind: PostingKind; term: string; offsets: number[] }> = [];
+  const byKind = {
+    w: new Map<string, number[]>(),
+    t: new Map<string, number[]>(),
+    c: new Map<string, number[]>(),
+  };
+  const add = (kind: PostingKind, term: string, offset: number) => {
+    const lists: Map<string, number[]> = byKind[kind];
+    const list = lists.get(term);
+    if (list) {
+      list.push(offset);
+      return;
+    }
+    const offsets = [offset];
+    lists.set(term, offsets);
+    made.push({ kind, term, offsets });
   };
   docs.forEach((doc, i) => {
-    for (const term of doc.terms) add(postingKey('w', term), i);
-    for (const term of doc.titleTerms) add(postingKey('t', term), i);
-    for (const category of new Set(doc.categories)) add(postingKey('c', String(category)), i);
+    for (const term of doc.terms) add('w', term, i);
+    for (const term of doc.titleTerms) add('t', term, i);
+    for (const category of new Set(doc.categories)) add('c', String(category), i);
   });
-  return [...lists].map(([key, offsets]) => ({
-    ...postingKeyParts(key),
+  return made.map(({ kind, term, offsets }) => ({
+    kind,
+    term,
     data: encodePostings(offsets, docs.length),
   }));
 }
