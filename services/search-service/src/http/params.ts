@@ -21,11 +21,11 @@ export interface ParamValue {
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lossyUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
-function hexValue(byte: number): number {
-  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
-  if (byte >= 0x41 && byte <= 0x46) return byte - 0x37;
-  if (byte >= 0x61 && byte <= 0x66) return byte - 0x57;
-  return -1;
+/** The value of each byte as a hex digit, -1 for any other byte. */
+const HEX_VALUES = new Int8Array(256).fill(-1);
+for (let d = 0; d < 16; d++) {
+  HEX_VALUES['0123456789abcdef'.charCodeAt(d)] = d;
+  HEX_VALUES['0123456789ABCDEF'.charCodeAt(d)] = d;
 }
 
 /** Percent-decodes bytes[from, to) ('+' → space); `valid` is false on a malformed escape. */
@@ -35,11 +35,9 @@ function percentDecode(bytes: Uint8Array, from: number, to: number): ParamValue 
   let wellFormed = true;
   for (let i = from; i < to; i++) {
     const b = bytes[i]!;
-    if (b === 0x2b) {
-      out[n++] = 0x20;
-    } else if (b === 0x25) {
-      const hi = i + 2 < to ? hexValue(bytes[i + 1]!) : -1;
-      const lo = i + 2 < to ? hexValue(bytes[i + 2]!) : -1;
+    if (b === 0x25) {
+      const hi = i + 2 < to ? HEX_VALUES[bytes[i + 1]!]! : -1;
+      const lo = i + 2 < to ? HEX_VALUES[bytes[i + 2]!]! : -1;
       if (hi < 0 || lo < 0) {
         wellFormed = false;
         out[n++] = b;
@@ -48,7 +46,7 @@ function percentDecode(bytes: Uint8Array, from: number, to: number): ParamValue 
         i += 2;
       }
     } else {
-      out[n++] = b;
+      out[n++] = b === 0x2b ? 0x20 : b;
     }
   }
   const decoded = out.subarray(0, n);
