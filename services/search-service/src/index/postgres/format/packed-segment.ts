@@ -12,17 +12,19 @@ import { postingKey, type PostingKind, type PostingList } from '../layout';
 export const PACKED_MAX_DOCS = 4096;
 
 export function packPostings(lists: PostingList[]): Buffer {
-  const parts: Buffer[] = [];
+  // one buffer of the exact size, each entry written in place (no small buffers to join)
+  let size = 0;
+  for (const list of lists) size += 7 + Buffer.byteLength(list.term, 'utf8') + list.data.length;
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
   for (const list of lists) {
-    const term = Buffer.from(list.term, 'utf8');
-    const head = Buffer.alloc(3);
-    head.write(list.kind, 0, 'latin1');
-    head.writeUInt16LE(term.length, 1);
-    const length = Buffer.alloc(4);
-    length.writeUInt32LE(list.data.length, 0);
-    parts.push(head, term, length, list.data);
+    out[at] = list.kind.charCodeAt(0);
+    const termLength = out.write(list.term, at + 3, 'utf8');
+    out.writeUInt16LE(termLength, at + 1);
+    at = out.writeUInt32LE(list.data.length, at + 3 + termLength);
+    at += list.data.copy(out, at);
   }
-  return Buffer.concat(parts);
+  return out;
 }
 
 /** FNV-1a over a kind byte and the term's UTF-8 bytes. */
