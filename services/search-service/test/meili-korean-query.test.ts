@@ -27,18 +27,18 @@ describe('Meilisearch query: Korean particles', () => {
     ['2024년에 출시', '2024년 출시'],
     ['"경복궁에서" -입장료', '"경복궁" -입장료'],
   ])('When q is %j, the request asks for %j', (q, sent) => {
-    expect(buildSearchRequest(query(q)).q).toBe(sent);
+    expect(buildSearchRequest(query(q)).q).toBe(`${sent} `); // the space: every word whole
   });
 
   test.each([['hello world'], ['고양이'], ['제주도 날씨'], ['서울 맛집'], ['Ｈｅｌｌｏ 東京']])(
     'When q %j has no particle to split off, it is sent exactly as given',
     (q) => {
-      expect(buildSearchRequest(query(q)).q).toBe(q);
+      expect(buildSearchRequest(query(q)).q).toBe(`${q} `);
     },
   );
 
   test('When q is written with conjoining jamo, it is composed before its particles are split off', () => {
-    expect(buildSearchRequest(query('경복궁에서'.normalize('NFD'))).q).toBe('경복궁');
+    expect(buildSearchRequest(query('경복궁에서'.normalize('NFD'))).q).toBe('경복궁 ');
   });
 });
 
@@ -75,7 +75,7 @@ describe('Meilisearch query: the request on the wire', () => {
     );
     const search = stub.requests.find((r) => r.path === '/indexes/documents/search')!;
     expect(search.body).toEqual({
-      q: '경복궁 야경',
+      q: '경복궁 야경 ',
       filter: ['collection_id = "abcd1234"'],
       page: 1,
       hitsPerPage: 10,

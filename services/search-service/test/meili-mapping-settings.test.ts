@@ -16,7 +16,7 @@ describe('Index settings', () => {
       wanted.rankingRules.indexOf('score_regdate:desc'),
     );
     expect(wanted.typoTolerance).toEqual({ enabled: false });
-    expect(wanted.prefixSearch).toBe('disabled');
+    expect(wanted.prefixSearch).toBe('indexingTime'); // prefix=1; other searches end q with a space
     expect(wanted.localizedAttributes[0]!.locales).toEqual(['kor', 'eng']);
     expect(wanted.pagination.maxTotalHits).toBe(100000);
   });
@@ -40,7 +40,7 @@ describe('Index settings', () => {
       rankingRules: ['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness'],
       localizedAttributes: null,
       typoTolerance: { enabled: true },
-      prefixSearch: 'indexingTime',
+      prefixSearch: 'disabled',
       pagination: { maxTotalHits: 1000 },
     };
     expect(settingsToUpdate(defaults, wanted)).toEqual(wanted);

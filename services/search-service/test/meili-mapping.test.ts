@@ -191,7 +191,7 @@ describe('Paging with exact counts', () => {
   test('When a search request is built, it asks page/hitsPerPage, doc_id only, all words, kor+eng', () => {
     const r = buildSearchRequest(query({ start: 15, sort: 1, ca: [5] }));
     expect(r).toEqual({
-      q: 'hello',
+      q: 'hello ',
       params: {
         filter: ['collection_id = "abcd1234"', 'categories IN [5]'],
         sort: ['score_regdate:desc', 'doc_seq:desc'],

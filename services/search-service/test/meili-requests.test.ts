@@ -59,7 +59,7 @@ describe('Meilisearch request shapes', () => {
         'rankingRules',
         'localizedAttributes',
         'typoTolerance',
-        'prefixSearch',
+        // prefixSearch: Meilisearch's default, indexingTime, is the one wanted
         'pagination',
         'faceting',
       ],
@@ -72,7 +72,8 @@ describe('Meilisearch request shapes', () => {
     expect(stub.requests[0]!.body).toEqual({ uid: 'documents', primaryKey: 'id' });
     expect(stub.requests[0]!.headers.authorization).toBe('Bearer master-key');
     const patch = stub.requests.find((r) => r.method === 'PATCH')!;
-    expect(patch.body).toEqual(indexSettings(100000));
+    const { prefixSearch: _unchanged, ...changed } = indexSettings(100000);
+    expect(patch.body).toEqual(changed);
     // every enqueued task is waited for
     expect(stub.requests.filter((r) => r.path.startsWith('/tasks/')).length).toBeGreaterThanOrEqual(
       2,
@@ -139,7 +140,7 @@ describe('Meilisearch request shapes', () => {
     const search = stub.requests.find((r) => r.path === '/indexes/documents/search')!;
     expect(search.method).toBe('POST');
     expect(search.body).toEqual({
-      q: '검색 words',
+      q: '검색 words ',
       filter: [
         'collection_id = "abcd1234"',
         'categories IN [1, 2]',
@@ -154,20 +155,32 @@ describe('Meilisearch request shapes', () => {
     });
   });
 
-  test('When prefix=1 is asked, the request is the one without it: prefix search is an index setting, disabled', () => {
-    const query = {
-      collectionId: 'abcd1234',
-      q: 'sea 서',
-      start: 0,
-      len: 10,
-      ca: null,
-      exCa: null,
-      sort: 0 as const,
-      startdate: null,
-      enddate: null,
-    };
-    expect(buildSearchRequest({ ...query, prefix: true })).toEqual(buildSearchRequest(query));
-    expect(indexSettings(1000).prefixSearch).toBe('disabled');
+  /** a search of q with every other parameter at its default */
+  const searchOf = (q: string) => ({
+    collectionId: 'abcd1234',
+    q,
+    start: 0,
+    len: 10,
+    ca: null,
+    exCa: null,
+    sort: 0 as const,
+    startdate: null,
+    enddate: null,
+  });
+
+  test('Without prefix=1, q ends with a space, so Meilisearch matches its last word whole', () => {
+    const query = searchOf('sea 서울에서');
+    expect(buildSearchRequest(query).q).toBe('sea 서울 ');
+    expect(buildSearchRequest({ ...query, prefix: false }).q).toBe('sea 서울 ');
+    expect(buildSearchRequest({ ...query, q: '!?' }).q).toBe('!? ');
+  });
+
+  test('With prefix=1, q is sent as stemmed, its last word a prefix (the index keeps prefix search)', () => {
+    const query = { ...searchOf('sea 서'), ca: [3], facet: 'categories' as const, prefix: true };
+    const request = buildSearchRequest(query);
+    expect(request.q).toBe('sea 서');
+    expect(request.facetSearch?.q).toBe('sea 서');
+    expect(indexSettings(1000).prefixSearch).toBe('indexingTime');
   });
 
   test('When a search lists 100,000 categories, the request names each distinct category once', async () => {
@@ -223,7 +236,7 @@ describe('Meilisearch request shapes', () => {
     });
     expect(calls()).toEqual(['POST /indexes/documents/search']);
     expect(stub.requests[0]!.body).toEqual({
-      q: 'words',
+      q: 'words ',
       filter: ['collection_id = "abcd1234"', 'NOT categories IN [3]', 'score_regdate >= 10'],
       page: 1,
       hitsPerPage: 10,
@@ -254,7 +267,7 @@ describe('Meilisearch request shapes', () => {
       queries: [
         {
           indexUid: 'documents',
-          q: 'words',
+          q: 'words ',
           filter: [...base, 'categories IN [1]', ...rest],
           sort: ['score_regdate:desc', 'doc_seq:desc'],
           page: 1,
@@ -263,7 +276,7 @@ describe('Meilisearch request shapes', () => {
         },
         {
           indexUid: 'documents',
-          q: 'words',
+          q: 'words ',
           filter: [...base, ...rest],
           page: 1,
           hitsPerPage: 0,

@@ -38,11 +38,11 @@ export function indexSettings(
     // "sort" first: sort=1 is strictly newest first; without a sort parameter the rule is inert
     rankingRules,
     localizedAttributes: [{ attributePatterns: ['text', 'text.*'], locales: ['kor', 'eng'] }],
-    // whole words only, as the Postgres engine: no typo tolerance, no prefix matching.
-    // prefixSearch is per index, not per search, so prefix=1 cannot switch it on for one
-    // search: this engine answers prefix=1 with whole words (README: search-as-you-type)
+    // whole words, as the Postgres engine: no typo tolerance. Prefix search stays built
+    // (prefixSearch is per index) for prefix=1; a search without it ends q with a separator,
+    // which makes Meilisearch match the last word whole (searchQ in query-mapping.ts)
     typoTolerance: { enabled: false },
-    prefixSearch: 'disabled' as const,
+    prefixSearch: 'indexingTime' as const,
     pagination: { maxTotalHits },
     faceting: { maxValuesPerFacet: maxFacetValues },
   };

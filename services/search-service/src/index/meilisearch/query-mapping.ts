@@ -157,18 +157,28 @@ export interface MeiliSearchRequest {
 }
 
 /**
+ * The q sent: the stemmed q, then, unless prefix=1 is asked, one space. Meilisearch takes the
+ * last word of q as a prefix only when it is q's last token (prefix search is an index setting,
+ * kept on for prefix=1); a trailing separator is a token of its own, so every word is then
+ * matched whole, as by the Postgres engine.
+ */
+export function searchQ(query: Pick<SearchQuery, 'q' | 'prefix'>): string {
+  const q = stemmedQuery(query.q);
+  return query.prefix || q === '' ? q : `${q} `;
+}
+
+/**
  * The search request of a query. matchingStrategy "all": every query word must match (as in the
  * Postgres engine); only doc_id is retrieved, the documents themselves come from Postgres.
  * Korean words go by their stems (the Postgres engine's particle rules): Meilisearch segments
  * `경복궁에서` into `경복궁` + `에서` and would require `에서` in the document too. With
  * query.highlight, Meilisearch also marks the title and crops the body (highlightParams).
- * query.prefix (prefix=1) changes nothing: the index's prefixSearch is "disabled" (whole words,
- * as the Postgres engine without prefix) and Meilisearch has no per-search switch for it.
+ * query.prefix (prefix=1): see searchQ.
  */
 export function buildSearchRequest(query: SearchQuery): MeiliSearchRequest {
   const window = pageWindow(query.start, query.len);
   const sort = buildSort(query.sort);
-  const q = stemmedQuery(query.q);
+  const q = searchQ(query);
   const facets = query.facet === 'categories';
   // the counts ignore ca: with a ca they come from a second search without it
   const apart = facets && query.ca !== null;
