@@ -70,8 +70,7 @@ type Emit = (term: string, start: number, end: number) => void;
 
 /** The terms of one run at offset `at` (its bigrams, or the run itself). */
 function emitRun(run: string, at: number, out: Emit): void {
-  const first = run.codePointAt(0)!;
-  if (!BIGRAM_CHAR.test(String.fromCodePoint(first)) && run[0] !== '\u30FC') {
+  if (!isBigramRun(run)) {
     out(cut(run), at, at + run.length);
     return;
   }
@@ -278,22 +277,50 @@ export function distinctTerms(texts: Iterable<string>, opts: AnalyserOptions = {
   return [...seen];
 }
 
-/** The terms a query requires: every distinct term of q's stems (empty when q has no word). */
-export function queryTerms(q: string, opts: AnalyserOptions = {}): string[] {
-  if (opts.bigramOnly) return distinctTerms([q], opts);
-  const seen = new Set<string>();
-  const add = (t: string) => {
-    seen.add(t);
-  };
+/** One word of a query (a run of word characters) as queryTerms reads it. */
+export interface QueryWord {
+  /** the stems of its runs (particles split off), empty ones left out */
+  stems: string[];
+  /** the terms of those stems, distinct, in order */
+  terms: string[];
+}
+
+/** The words of q with their stems and terms (what queryTerms ANDs). */
+export function queryWords(q: string): QueryWord[] {
+  const out: QueryWord[] = [];
   for (const word of normalise(q).match(WORD_RUN) ?? []) {
+    const stems: string[] = [];
     let start: RunStart = 'word';
     for (const run of word.match(SCRIPT_SPLIT) ?? []) {
       const stem = queryStem(run, start);
-      if (stem !== '') emitRun(stem, 0, add);
+      if (stem !== '') stems.push(stem);
       start = ALL_DIGITS.test(run) ? 'digits' : 'other';
     }
+    if (stems.length) out.push({ stems, terms: distinctStemTerms(stems) });
+  }
+  return out;
+}
+
+/** The terms of stems as queryTerms makes them (bigrams, or the whole run), distinct. */
+export function distinctStemTerms(stems: readonly string[]): string[] {
+  const seen = new Set<string>();
+  for (const stem of stems) {
+    emitRun(stem, 0, (t) => {
+      seen.add(t);
+    });
   }
   return [...seen];
+}
+
+/** Whether a run's terms are its character bigrams (Hangul, Han, kana) or the run itself. */
+export function isBigramRun(run: string): boolean {
+  return BIGRAM_CHAR.test(String.fromCodePoint(run.codePointAt(0)!)) || run[0] === '\u30FC';
+}
+
+/** The terms a query requires: every distinct term of q's stems (empty when q has no word). */
+export function queryTerms(q: string, opts: AnalyserOptions = {}): string[] {
+  if (opts.bigramOnly) return distinctTerms([q], opts);
+  return distinctStemTerms(queryWords(q).flatMap((w) => w.stems));
 }
 
 /**

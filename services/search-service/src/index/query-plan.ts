@@ -1,0 +1,277 @@
+/**
+ * A query as the Postgres engine matches it: an AND of one clause per query word, each clause
+ * an OR of alternatives, each alternative an AND of terms. Pure (no I/O): the engine, the
+ * evaluation (eval/memory-engine.ts) and the bench's brute force build and match the same plan.
+ *
+ * A clause holds the word as typed (`typed`: usually one alternative, its terms as queryTerms
+ * makes them; an OR of several is what a prefix search needs) and the forms derived from the
+ * collection's own dictionary for spacing (`derived`), after Meilisearch's query processing:
+ *
+ * - Split: a word also matches where it is written in parts, when the dictionary says the
+ *   parts are words of their own and the whole is rare.
+ *   - Hangul (bigram scripts): a word of n ≥ 4 syllables is cut between syllables i and i+1
+ *     (every part at least 2 syllables, one-syllable parts are too broad) where its bridging
+ *     bigram (syllables i, i+1) is rare: RARE_RATIO × df(bridge) < the smaller df of the
+ *     bigrams either side of it (inside the parts). The derived alternative is the bigrams of
+ *     the parts, each part's particles split off as for a query word (`서울의맛집` → 서울 +
+ *     맛집): as many cuts as the dictionary allows (`경복궁근처맛집` → 경복궁 근처 맛집),
+ *     rarest bridges first. A compound that is a word of its own keeps its bridges frequent
+ *     and is not cut (`아이스크림`: 이스 is about as frequent as 스크).
+ *   - Other scripts (Latin, …): a word of letters only, 4 to SPLIT_MAX_CHARS characters, is
+ *     cut once into two indexed terms of at least 2 letters each, a and b, when
+ *     RARE_RATIO × df(word) < min(df(a), df(b)) (`database` → `data` `base`); of several
+ *     such cuts the one whose rarer part is the most frequent (then the leftmost).
+ * - Concatenate: two or three adjacent words of the same kind also match their concatenation
+ *   (`data base` → `database`, `e mail` → `email`, `길 고양이` → 길고양이), as its terms, when
+ *   the collection has every one of those terms (df > 0).
+ *   Words of a bigram script are concatenated only when one of them is one syllable: the
+ *   bigrams of a concatenation of longer words include every bigram of the words, so the words
+ *   as typed already find it (`서울 맛집` finds `서울맛집`). A concatenation is an alternative
+ *   of each clause it covers: (A ∧ B) ∨ AB = (A ∨ AB) ∧ (B ∨ AB), so the plan stays an AND of
+ *   ORs, and a document matches when every query word is found in it as typed, split, or
+ *   inside a concatenation with its neighbours.
+ *
+ * df(term) is the number of documents of the collection whose terms include it (the engine's
+ * posting list counts, folded and pending alike). Bounds: derivations only for queries of at
+ * most MAX_SPACING_WORDS words; a word is split at most into MAX_SPLIT_PARTS parts; the plan
+ * asks the dictionary for at most (SPLIT_MAX_CHARS - 3) × 2 + 1 terms per word.
+ *
+ * Not derived (measured in eval/, see the README): parts of compounds for whole-run words
+ * (`base` does not find `database`); for Hangul the bigrams already find a word inside a
+ * compound (`맛집` finds `서울맛집`, and `아이` finds `아이스크림`), as they did before.
+ */
+
+import { distinctStemTerms, isBigramRun, queryWords, type QueryWord } from './analyser';
+import { queryStem } from './analysis/korean-particles';
+
+/** An AND of terms. */
+export type TermSet = readonly string[];
+
+/** One query word: it matches a document when any of its alternatives does. */
+export interface Clause {
+  /** the word as typed (any of these) */
+  readonly typed: readonly TermSet[];
+  /** forms derived for spacing (splits, concatenations) */
+  readonly derived: readonly TermSet[];
+}
+
+/** An AND of clauses. No clause: nothing to search for (q has no word). */
+export interface QueryPlan {
+  readonly clauses: readonly Clause[];
+}
+
+/** A split is taken where RARE_RATIO × df(whole or bridge) < df of the parts (see above). */
+export const RARE_RATIO = 2;
+/** Longest whole-run word that is tried in two parts (letters). */
+export const SPLIT_MAX_CHARS = 24;
+/** Queries of more words are matched as typed only. */
+export const MAX_SPACING_WORDS = 8;
+/** Most parts a Hangul word is cut into. */
+export const MAX_SPLIT_PARTS = 4;
+/** Concatenations of at most this many adjacent words. */
+export const MAX_CONCATENATED = 3;
+
+const LETTERS = /^\p{L}+$/u;
+
+/** A query word that spacing can apply to: one stem, of one kind. */
+interface Unit {
+  stem: string;
+  bigram: boolean;
+  chars: string[];
+}
+
+function unitOf(word: QueryWord): Unit | null {
+  if (word.stems.length !== 1) return null;
+  const stem = word.stems[0]!;
+  return { stem, bigram: isBigramRun(stem), chars: Array.from(stem) };
+}
+
+/**
+ * What deciding the plan of q takes: its words, and the terms whose df the decision reads
+ * (`lookups`) — known before any df is.
+ */
+export interface PlanCandidates {
+  readonly words: readonly QueryWord[];
+  /** per word: the spacing unit, or null (a word of several runs, or derivations off) */
+  readonly units: ReadonlyArray<Unit | null>;
+  /** per concatenation [from, to] (word indexes, inclusive): its terms */
+  readonly concatenations: ReadonlyArray<{ from: number; to: number; terms: TermSet }>;
+  /** the terms whose df decides the splits */
+  readonly lookups: readonly string[];
+}
+
+/** The candidates of q's derived forms (the dictionary decides the splits among them). */
+export function planCandidates(q: string): PlanCandidates {
+  const words = queryWords(q);
+  const spacing = words.length <= MAX_SPACING_WORDS;
+  const units = words.map((w) => (spacing ? unitOf(w) : null));
+  const concatenations: Array<{ from: number; to: number; terms: TermSet }> = [];
+  for (let from = 0; from < units.length; from++) {
+    for (let to = from + 1; to < units.length && to - from < MAX_CONCATENATED; to++) {
+      const run = units.slice(from, to + 1);
+      if (run.some((u) => u === null || u.bigram !== run[0]!.bigram)) break;
+      if (run[0]!.bigram && !run.some((u) => u!.chars.length === 1)) continue;
+      concatenations.push({
+        from,
+        to,
+        terms: distinctStemTerms([run.map((u) => u!.stem).join('')]),
+      });
+    }
+  }
+  const lookups = new Set<string>();
+  for (const cc of concatenations) for (const t of cc.terms) lookups.add(t);
+  for (const u of units) {
+    if (!u) continue;
+    if (u.bigram) {
+      if (u.chars.length >= 4) for (const t of distinctStemTerms([u.stem])) lookups.add(t);
+    } else if (latinSplittable(u)) {
+      lookups.add(u.stem);
+      for (let k = 2; k <= u.chars.length - 2; k++) {
+        lookups.add(u.chars.slice(0, k).join(''));
+        lookups.add(u.chars.slice(k).join(''));
+      }
+    }
+  }
+  return { words, units, concatenations, lookups: [...lookups] };
+}
+
+function latinSplittable(u: Unit): boolean {
+  return u.chars.length >= 4 && u.chars.length <= SPLIT_MAX_CHARS && LETTERS.test(u.stem);
+}
+
+/** The plan of q given the collection's document frequencies (0 for a term it has not). */
+export function decidePlan(c: PlanCandidates, df: (term: string) => number): QueryPlan {
+  const clauses = c.words.map((word, i) => {
+    const derived: TermSet[] = [];
+    const u = c.units[i];
+    const split = u ? (u.bigram ? hangulSplit(u, df) : latinSplit(u, df)) : null;
+    if (split) derived.push(split);
+    for (const cc of c.concatenations) {
+      if (cc.from <= i && i <= cc.to && cc.terms.every((t) => df(t) > 0)) derived.push(cc.terms);
+    }
+    return { typed: [word.terms], derived };
+  });
+  return { clauses };
+}
+
+/** decidePlan(planCandidates(q), df). */
+export function planQuery(q: string, df: (term: string) => number): QueryPlan {
+  return decidePlan(planCandidates(q), df);
+}
+
+/** The bigrams of a Hangul word's parts, cut at its rare bridges; null when none is. */
+function hangulSplit(u: Unit, df: (term: string) => number): TermSet | null {
+  const n = u.chars.length;
+  if (n < 4) return null;
+  const bigram = (i: number) => u.chars[i]! + u.chars[i + 1]!;
+  /** cut after syllable index i (0-based): parts chars[..i] and chars[i+1..] */
+  const weak: Array<{ at: number; df: number }> = [];
+  for (let at = 1; at <= n - 3; at++) {
+    const bridge = df(bigram(at));
+    const sides = Math.min(df(bigram(at - 1)), df(bigram(at + 1)));
+    if (RARE_RATIO * bridge < sides) weak.push({ at, df: bridge });
+  }
+  weak.sort((a, b) => a.df - b.df || a.at - b.at);
+  const cuts: number[] = [];
+  for (const w of weak) {
+    if (cuts.length + 1 >= MAX_SPLIT_PARTS) break;
+    if (cuts.every((at) => Math.abs(at - w.at) >= 2)) cuts.push(w.at);
+  }
+  if (cuts.length === 0) return null;
+  cuts.sort((a, b) => a - b);
+  const parts: string[] = [];
+  let from = 0;
+  for (const at of [...cuts, n - 1]) {
+    const part = u.chars.slice(from, at + 1).join('');
+    const stem = queryStem(part, 'word');
+    // a part is searched by its stem unless that leaves one syllable (too broad)
+    parts.push(Array.from(stem).length >= 2 ? stem : part);
+    from = at + 1;
+  }
+  return distinctStemTerms(parts);
+}
+
+/** The best cut of a whole-run word into two indexed terms; null when none is taken. */
+function latinSplit(u: Unit, df: (term: string) => number): TermSet | null {
+  if (!latinSplittable(u)) return null;
+  const whole = df(u.stem);
+  let best: TermSet | null = null;
+  let bestDf = 0;
+  for (let k = 2; k <= u.chars.length - 2; k++) {
+    const a = u.chars.slice(0, k).join('');
+    const b = u.chars.slice(k).join('');
+    const parts = Math.min(df(a), df(b));
+    if (RARE_RATIO * whole < parts && parts > bestDf) {
+      best = [a, b];
+      bestDf = parts;
+    }
+  }
+  return best;
+}
+
+/** Every term the plan can ask for, distinct. */
+export function planTerms(plan: QueryPlan): string[] {
+  const seen = new Set<string>();
+  for (const c of plan.clauses)
+    for (const set of [...c.typed, ...c.derived]) for (const t of set) seen.add(t);
+  return [...seen];
+}
+
+/** The terms of q as typed (every typed alternative's), distinct. */
+export function typedTerms(plan: QueryPlan): string[] {
+  const seen = new Set<string>();
+  for (const c of plan.clauses) for (const set of c.typed) for (const t of set) seen.add(t);
+  return [...seen];
+}
+
+/** Whether a plan has derived forms (otherwise it is matched exactly as before them). */
+export function hasDerived(plan: QueryPlan): boolean {
+  return plan.clauses.some((c) => c.derived.length > 0);
+}
+
+/** Whether a document whose terms `has` tells matches the plan (as typed or derived). */
+export function matchesPlan(plan: QueryPlan, has: (term: string) => boolean): boolean {
+  if (plan.clauses.length === 0) return false;
+  const all = (set: TermSet) => set.every(has);
+  return plan.clauses.every((c) => c.typed.some(all) || c.derived.some(all));
+}
+
+/** Whether a document matches q as typed. */
+export function matchesTyped(plan: QueryPlan, has: (term: string) => boolean): boolean {
+  if (plan.clauses.length === 0) return false;
+  return plan.clauses.every((c) => c.typed.some((set) => set.every(has)));
+}
+
+/**
+ * The relevance tier of a document that matches the plan (sort=0): 0 typed with the typed
+ * terms in the title, 1 typed, 2 derived with the plan matched in the title, 3 derived.
+ */
+export function planTier(
+  plan: QueryPlan,
+  has: (term: string) => boolean,
+  inTitle: (term: string) => boolean,
+): 0 | 1 | 2 | 3 {
+  if (matchesTyped(plan, has)) return matchesTyped(plan, inTitle) ? 0 : 1;
+  return matchesPlan(plan, inTitle) ? 2 : 3;
+}
+
+/**
+ * What the pending tail's SQL filters by before the dictionary is known: a row can match q's
+ * plan only when it has every `required` term (the typed terms of the words nothing can be
+ * derived for) and at least one `wanted` term (any term a plan of q can ask for); the plan
+ * itself is then matched on the row's terms among the wanted ones.
+ */
+export function tailFilter(c: PlanCandidates): { required: string[]; wanted: string[] } {
+  const required = new Set<string>();
+  const wanted = new Set<string>(c.lookups);
+  c.words.forEach((w, i) => {
+    for (const t of w.terms) wanted.add(t);
+    const u = c.units[i];
+    const splittable =
+      u !== null && u !== undefined && (u.bigram ? u.chars.length >= 4 : latinSplittable(u));
+    const joined = c.concatenations.some((cc) => cc.from <= i && i <= cc.to);
+    if (!splittable && !joined) for (const t of w.terms) required.add(t);
+  });
+  for (const cc of c.concatenations) for (const t of cc.terms) wanted.add(t);
+  return { required: [...required], wanted: [...wanted] };
+}
