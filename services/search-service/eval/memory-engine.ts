@@ -1,5 +1,19 @@
 import { distinctTerms, queryTerms, type AnalyserOptions } from '../src/index/analyser';
-import { andInto, newBitset, setBit, type Bitset } from '../src/index/postgres/format/bitset';
+import {
+  andNotInto,
+  cardinality,
+  newBitset,
+  orInto,
+  setBit,
+  type Bitset,
+} from '../src/index/postgres/format/bitset';
+import {
+  andPlanInto,
+  fillAll,
+  PlanBitsets,
+  type OrTerm,
+} from '../src/index/postgres/read/plan-bitsets';
+import { decidePlan, hasDerived, planCandidates, type QueryPlan } from '../src/index/query-plan';
 import { CollectionView } from '../src/index/postgres/read/collection-view';
 import { evaluate } from '../src/index/postgres/read/evaluate';
 
@@ -19,15 +33,18 @@ export interface MemoryEngine {
 
 /**
  * The Postgres engine's matching and ranking over documents held in memory: the same analyser
- * (terms of every icontents field, title terms apart), the same AND of the query's terms over
- * posting bitsets, and the engine's own evaluate() for the order (title tier, then newest
- * score_regdate, then the higher documents.id), as if every document were folded into one
- * segment. Only the storage is left out; test/korean-eval.test.ts checks that the real engine
+ * (terms of every icontents field, title terms apart), the same query plan (query-plan.ts:
+ * the words as typed or by the forms derived for spacing from these documents' counts) over
+ * posting bitsets (plan-bitsets.ts), and the engine's own evaluate() for the order (its
+ * relevance tiers, then newest score_regdate, then the higher documents.id), as if every
+ * document were folded into one segment. Only the storage is left out; test/korean-eval.test.ts checks that the real engine
  * answers the same.
  */
 export function createMemoryEngine(
   docs: readonly EvalDocument[],
   analyser: AnalyserOptions,
+  /** derived forms for spacing (query-plan.ts), as the engine has them; off: as typed only */
+  spacing = true,
 ): MemoryEngine {
   // document number i is documents.id i + 1: the order the real engine gives when they are
   // added one after another
@@ -48,20 +65,34 @@ export function createMemoryEngine(
     for (const term of distinctTerms([d.title, d.body], analyser)) post(words, term, docno);
     for (const term of distinctTerms([d.title], analyser)) post(titleWords, term, docno);
   });
-  const list = (lists: Map<string, Bitset>, term: string) =>
-    lists.get(term) ?? newBitset(docs.length);
+  const orTerm =
+    (lists: Map<string, Bitset>): OrTerm =>
+    (term, bits) => {
+      const found = lists.get(term);
+      if (found) orInto(bits, found);
+      return found !== undefined;
+    };
+  const df = (term: string) => {
+    const found = words.get(term);
+    return found ? cardinality(found) : 0;
+  };
 
   return {
     search(q, len) {
-      const terms = queryTerms(q, analyser);
-      if (terms.length === 0) return [];
-      const matches = list(words, terms[0]!).slice();
-      for (const term of terms.slice(1)) andInto(matches, list(words, term));
-      const titleMatches = matches.slice();
-      for (const term of terms) andInto(titleMatches, list(titleWords, term));
+      let plan: QueryPlan = analyser.bigramOnly
+        ? { clauses: queryTerms(q, analyser).map((t) => ({ typed: [[t]], derived: [] })) }
+        : decidePlan(planCandidates(q), df);
+      if (!spacing) plan = { clauses: plan.clauses.map((c) => ({ ...c, derived: [] })) };
+      if (plan.clauses.length === 0) return [];
+      const size = docs.length;
+      const work = new PlanBitsets(size, newBitset(size));
+      const matches = newBitset(size);
+      fillAll(matches, size);
+      andPlanInto(matches, plan, true, orTerm(words), work);
+      const tiers = rankTiers(plan, matches, orTerm(words), orTerm(titleWords), work);
       const { docIds } = evaluate({
         matches,
-        titleMatches,
+        tiers,
         view,
         tail: [],
         sort: 0,
@@ -73,4 +104,29 @@ export function createMemoryEngine(
       return docIds.map((id) => docs[Number(id) - 1]!.id);
     },
   };
+}
+
+/** bitmap-search.ts's relevance tiers, over lists in memory. */
+function rankTiers(
+  plan: QueryPlan,
+  matches: Bitset,
+  words: OrTerm,
+  titles: OrTerm,
+  work: PlanBitsets,
+): Bitset[] {
+  if (!hasDerived(plan)) {
+    const title = matches.slice();
+    andPlanInto(title, plan, false, titles, work);
+    return [title];
+  }
+  const typed = matches.slice();
+  andPlanInto(typed, plan, false, words, work);
+  const typedTitle = typed.slice();
+  andPlanInto(typedTitle, plan, false, titles, work);
+  andNotInto(typed, typedTitle);
+  const derivedTitle = matches.slice();
+  andNotInto(derivedTitle, typed);
+  andNotInto(derivedTitle, typedTitle);
+  andPlanInto(derivedTitle, plan, true, titles, work);
+  return [typedTitle, typed, derivedTitle];
 }

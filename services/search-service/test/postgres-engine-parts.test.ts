@@ -1,4 +1,5 @@
 import { tailMatches } from '../src/index/postgres/read/bitmap-search';
+import { planQuery } from '../src/index/query-plan';
 import { hasBit, newBitset, setBit, setBits } from '../src/index/postgres/format/bitset';
 import { CollectionView } from '../src/index/postgres/read/collection-view';
 import {
@@ -161,15 +162,16 @@ describe('merge policy', () => {
 });
 
 describe('pending tail filter', () => {
-  /** pending rows: [documents.id, regdate, in title, categories] */
-  const rows: Array<[number, string, boolean, number[]]> = [
-    [1, '10', true, [1, 2]],
-    [2, '20', false, [3]],
-    [3, '30', false, []],
-    [4, '40', true, [2, 5]],
+  /** pending rows: [documents.id, regdate, terms, categories, title terms] */
+  const rows: Array<[number, string, string[], number[], string[]]> = [
+    [1, '10', ['fox'], [1, 2], ['fox']],
+    [2, '20', ['fox'], [3], []],
+    [3, '30', ['fox'], [], []],
+    [4, '40', ['fox'], [2, 5], ['fox']],
   ];
+  const plan = planQuery('fox', () => 0);
   const ids = (ca: number[] | null, exCa: number[] | null) =>
-    tailMatches(rows, ca, exCa).map((t) => t.docId);
+    tailMatches(rows, ca, exCa, plan).map((t) => t.docId);
 
   test.each([
     ['no lists', null, null, [1, 2, 3, 4]],
@@ -184,9 +186,10 @@ describe('pending tail filter', () => {
     },
   );
 
-  test('When a row passes, its regdate becomes a number and its title flag is kept', () => {
-    expect(tailMatches(rows.slice(0, 1), null, null)).toEqual([
-      { docId: 1, regdate: 10, inTitle: true },
+  test('When a row passes, its regdate becomes a number and its tier says whether q is in its title', () => {
+    expect(tailMatches(rows.slice(0, 2), null, null, plan)).toEqual([
+      { docId: 1, regdate: 10, tier: 0 },
+      { docId: 2, regdate: 20, tier: 1 },
     ]);
   });
 });

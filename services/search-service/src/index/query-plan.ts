@@ -36,6 +36,11 @@
  * most MAX_SPACING_WORDS words; a word is split at most into MAX_SPLIT_PARTS parts; the plan
  * asks the dictionary for at most (SPLIT_MAX_CHARS - 3) × 2 + 1 terms per word.
  *
+ * Search-as-you-type (prefix=1, prefix-expansion.ts): when q's last term is searched as a
+ * prefix, it stands in its word's typed terms as prefixMark(prefix) (`sea*`: no analysed term
+ * has a `*`), which a document has when one of its terms starts with the prefix; that word has
+ * no derived forms and takes part in no concatenation (it is still being typed).
+ *
  * Not derived (measured in eval/, see the README): parts of compounds for whole-run words
  * (`base` does not find `database`); for Hangul the bigrams already find a word inside a
  * compound (`맛집` finds `서울맛집`, and `아이` finds `아이스크림`), as they did before.
@@ -43,6 +48,7 @@
 
 import { distinctStemTerms, isBigramRun, queryWords, type QueryWord } from './analyser';
 import { queryStem } from './analysis/korean-particles';
+import { matchesPrefix, prefixQuery } from './prefix-expansion';
 
 /** An AND of terms. */
 export type TermSet = readonly string[];
@@ -73,6 +79,31 @@ export const MAX_CONCATENATED = 3;
 
 const LETTERS = /^\p{L}+$/u;
 
+const PREFIX_MARK = '*';
+
+/** The plan's term for a prefix (prefix=1): `sea*`. */
+export function prefixMark(prefix: string): string {
+  return prefix + PREFIX_MARK;
+}
+
+/** The prefix a plan term stands for, or null for a term matched whole. */
+export function markedPrefix(term: string): string | null {
+  return term.endsWith(PREFIX_MARK) ? term.slice(0, -PREFIX_MARK.length) : null;
+}
+
+/**
+ * A plan's `has` over a document's terms: a term whole, a prefix mark by any term that starts
+ * with the prefix.
+ */
+export function documentHas(terms: ReadonlySet<string>): (term: string) => boolean {
+  return (t) => {
+    const prefix = markedPrefix(t);
+    if (prefix === null) return terms.has(t);
+    for (const term of terms) if (matchesPrefix(term, prefix)) return true;
+    return false;
+  };
+}
+
 /** A query word that spacing can apply to: one stem, of one kind. */
 interface Unit {
   stem: string;
@@ -98,13 +129,21 @@ export interface PlanCandidates {
   readonly concatenations: ReadonlyArray<{ from: number; to: number; terms: TermSet }>;
   /** the terms whose df decides the splits */
   readonly lookups: readonly string[];
+  /** prefix=1: the prefix that prefixMark(prefix) stands for in the last word, else null */
+  readonly prefix: string | null;
 }
 
-/** The candidates of q's derived forms (the dictionary decides the splits among them). */
-export function planCandidates(q: string): PlanCandidates {
+/**
+ * The candidates of q's derived forms (the dictionary decides the splits among them); with
+ * `prefix` (prefix=1), q's last term as a prefix where the rule of prefix-expansion.ts makes it one.
+ */
+export function planCandidates(q: string, opts: { prefix?: boolean } = {}): PlanCandidates {
   const words = queryWords(q);
+  const prefix = opts.prefix ? withPrefixMark(q, words) : null;
   const spacing = words.length <= MAX_SPACING_WORDS;
-  const units = words.map((w) => (spacing ? unitOf(w) : null));
+  const units = words.map((w, i) =>
+    spacing && !(prefix !== null && i === words.length - 1) ? unitOf(w) : null,
+  );
   const concatenations: Array<{ from: number; to: number; terms: TermSet }> = [];
   for (let from = 0; from < units.length; from++) {
     for (let to = from + 1; to < units.length && to - from < MAX_CONCATENATED; to++) {
@@ -132,7 +171,22 @@ export function planCandidates(q: string): PlanCandidates {
       }
     }
   }
-  return { words, units, concatenations, lookups: [...lookups] };
+  return { words, units, concatenations, lookups: [...lookups], prefix };
+}
+
+/**
+ * prefix=1: when q's last term is a prefix (prefixQuery), it is replaced by its mark among the
+ * last word's terms (in place) and returned; else null.
+ */
+function withPrefixMark(q: string, words: QueryWord[]): string | null {
+  const { prefix } = prefixQuery(q, true);
+  const last = words[words.length - 1];
+  if (prefix === null || !last?.terms.includes(prefix)) return null;
+  words[words.length - 1] = {
+    ...last,
+    terms: last.terms.map((t) => (t === prefix ? prefixMark(prefix) : t)),
+  };
+  return prefix;
 }
 
 function latinSplittable(u: Unit): boolean {
@@ -259,7 +313,8 @@ export function planTier(
  * What the pending tail's SQL filters by before the dictionary is known: a row can match q's
  * plan only when it has every `required` term (the typed terms of the words nothing can be
  * derived for) and at least one `wanted` term (any term a plan of q can ask for); the plan
- * itself is then matched on the row's terms among the wanted ones.
+ * itself is then matched on the row's terms among the wanted ones. A prefix mark is never
+ * required: the snapshot's SQL matches the prefix by its range and adds the mark to the row.
  */
 export function tailFilter(c: PlanCandidates): { required: string[]; wanted: string[] } {
   const required = new Set<string>();
@@ -270,7 +325,8 @@ export function tailFilter(c: PlanCandidates): { required: string[]; wanted: str
     const splittable =
       u !== null && u !== undefined && (u.bigram ? u.chars.length >= 4 : latinSplittable(u));
     const joined = c.concatenations.some((cc) => cc.from <= i && i <= cc.to);
-    if (!splittable && !joined) for (const t of w.terms) required.add(t);
+    if (!splittable && !joined)
+      for (const t of w.terms) if (markedPrefix(t) === null) required.add(t);
   });
   for (const cc of c.concatenations) for (const t of cc.terms) wanted.add(t);
   return { required: [...required], wanted: [...wanted] };

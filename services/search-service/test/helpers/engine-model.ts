@@ -1,6 +1,12 @@
 import type pg from 'pg';
 import { distinctTerms } from '../../src/index/analyser';
-import { documentMatches, prefixQuery } from '../../src/index/prefix-expansion';
+import {
+  decidePlan,
+  documentHas,
+  matchesPlan,
+  planCandidates,
+  planTier,
+} from '../../src/index/query-plan';
 import {
   createPostgresIndex,
   type PostgresSearchIndex,
@@ -116,13 +122,26 @@ export function statusAndAnswer(res: { status: number; text: string }) {
   return { status: res.status, ...(res.status === 200 ? answerOf(res.text) : { text: res.text }) };
 }
 
+/**
+ * q's plan over the model (query-plan.ts, as the engine decides it: document counts of the
+ * model's documents; the model's words never take a derived form that deleted documents, which
+ * the engine still counts until a merge, would change).
+ */
+function modelPlan(model: Map<string, ModelDoc>, q: string, prefix: boolean) {
+  const docTerms = [...model.values()].map((d) => new Set(distinctTerms([d.title, d.body])));
+  return decidePlan(
+    planCandidates(q, { prefix }),
+    (t) => docTerms.filter((terms) => terms.has(t)).length,
+  );
+}
+
 /** The model's documents that match the query, by brute force. */
 function matching(model: Map<string, ModelDoc>, p: ModelQuery): Array<[string, ModelDoc]> {
-  const q = prefixQuery(p.q, p.prefix === true);
+  const plan = modelPlan(model, p.q, p.prefix === true);
   return [...model].filter(([, d]) => {
     const terms = new Set(distinctTerms([d.title, d.body]));
     return (
-      documentMatches(terms, q) &&
+      matchesPlan(plan, documentHas(terms)) &&
       (!p.ca || d.categories.some((c) => p.ca!.includes(c))) &&
       (!p.exCa || !d.categories.some((c) => p.exCa!.includes(c))) &&
       (p.from === undefined || d.regdate >= p.from) &&
@@ -133,11 +152,13 @@ function matching(model: Map<string, ModelDoc>, p: ModelQuery): Array<[string, M
 
 /** What the engine must answer, computed from the model by brute force (facets when asked). */
 export function expected(model: Map<string, ModelDoc>, ids: Map<string, number>, p: ModelQuery) {
-  const q = prefixQuery(p.q, p.prefix === true);
+  const plan = modelPlan(model, p.q, p.prefix === true);
   const hits = matching(model, p);
   const tier = (d: ModelDoc) => {
+    if (p.sort !== 0) return 0;
+    const terms = new Set(distinctTerms([d.title, d.body]));
     const title = new Set(distinctTerms([d.title]));
-    return p.sort === 0 && documentMatches(title, q) ? 0 : 1;
+    return planTier(plan, documentHas(terms), documentHas(title));
   };
   hits.sort(
     ([ka, a], [kb, b]) => tier(a) - tier(b) || b.regdate - a.regdate || ids.get(kb)! - ids.get(ka)!,

@@ -60,6 +60,16 @@ export function countPostingsIn(data: Buffer, base: number, bits: Bitset): numbe
   return walk(data, base, bits, true);
 }
 
+/** The number of documents in the list (a header read for offsets, a popcount for a bitmap). */
+export function postingsCount(data: Buffer): number {
+  const format = data[0];
+  if (format === U16) return (data.length - HEADER) >>> 1;
+  if (format === U32) return (data.length - HEADER) >>> 2;
+  let n = 0;
+  for (const v of words(data)) n += popcount32(v);
+  return n;
+}
+
 /**
  * The list's documents (offset + base) against `bits`: set in it (count false), or counted
  * where set in it (count true; the answer, else 0).

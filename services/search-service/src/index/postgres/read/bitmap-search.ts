@@ -1,5 +1,19 @@
 import type { Queryable } from '@hub/service-kit';
-import { prefixQuery, prefixUpperBound } from '../../prefix-expansion';
+import {
+  decidePlan,
+  hasDerived,
+  markedPrefix,
+  prefixMark,
+  matchesPlan,
+  planCandidates,
+  planTerms,
+  planTier,
+  tailFilter,
+  typedTerms,
+  type PlanCandidates,
+  type QueryPlan,
+} from '../../query-plan';
+import { prefixUpperBound } from '../../prefix-expansion';
 import { noMatches, type SearchHits, type SearchQuery } from '../../search-index';
 import { andInto, andNotInto, copyBitset, isEmpty, newBitset, type Bitset } from '../format/bitset';
 import { CollectionView } from './collection-view';
@@ -7,8 +21,14 @@ import { evaluate, type TailMatch } from './evaluate';
 import { countCategories, keepDateRange } from './facet-counts';
 import type { PostingKind } from '../layout';
 import type { Snapshot } from './index-store';
+import { andPlanInto, fillAll, PlanBitsets, type OrTerm } from './plan-bitsets';
 import type { PrefixLists } from './term-dictionary';
-import { SnapshotMoved, type PostingKey, type SnapshotReader } from './snapshot-reader';
+import {
+  SnapshotMoved,
+  type PostingKey,
+  type PostingLists,
+  type SnapshotReader,
+} from './snapshot-reader';
 
 /**
  * Category lists longer than this are not sent to the snapshot's SQL (whose array overlap
@@ -34,32 +54,61 @@ function tailRows(
   );
 }
 
-/** The pending matches that pass ca (any of) and ex_ca (none of), from the snapshot's tail rows. */
+/** The pending rows that match the plan (the SQL filtered them loosely: tailFilter). */
+export function planRows(rows: Snapshot['tail'], plan: QueryPlan): Snapshot['tail'] {
+  return rows.filter(([, , terms]) => {
+    const has = new Set(terms);
+    return matchesPlan(plan, (t) => has.has(t));
+  });
+}
+
+/**
+ * The pending matches (rows that match the plan: planRows) that pass ca (any of) and ex_ca
+ * (none of), each with its relevance tier (query-plan.ts planTier).
+ */
 export function tailMatches(
   rows: Snapshot['tail'],
   ca: number[] | null,
   exCa: number[] | null,
+  plan: QueryPlan,
 ): TailMatch[] {
-  return tailRows(rows, ca, exCa).map(([docId, regdate, inTitle]) => ({
-    docId,
-    regdate: Number(regdate),
-    inTitle,
-  }));
+  return tailRows(rows, ca, exCa).map(([docId, regdate, terms, , titleTerms]) => {
+    const has = new Set(terms);
+    const inTitle = new Set(titleTerms);
+    return {
+      docId,
+      regdate: Number(regdate),
+      tier: planTier(
+        plan,
+        (t) => has.has(t),
+        (t) => inTitle.has(t),
+      ),
+    };
+  });
 }
 
 /**
- * A search over one snapshot of the collection: the bitsets of its words, categories and
- * deleted numbers combined with AND / AND NOT, the pending tail matched in SQL, then counts and
- * the page from evaluate(). Read on the pool first (no connection held between reads: most
- * snapshots never move); when the snapshot moved (SnapshotMoved), read once more in the
- * reader's `steady` transaction, where it cannot move: a fold or a merge never fails a search.
+ * A search over one snapshot of the collection: q's plan (query-plan.ts: each word as typed,
+ * or by the forms derived for spacing from the collection's document counts) over the bitsets
+ * of its terms (plan-bitsets.ts), categories and deleted numbers combined with AND / AND NOT,
+ * the pending tail filtered in SQL and matched by the same plan, then counts and the page from
+ * evaluate(). Read on the pool first (no connection held between reads: most snapshots never
+ * move); when the snapshot moved (SnapshotMoved), read once more in the reader's `steady`
+ * transaction, where it cannot move: a fold or a merge never fails a search.
+ *
+ * Relevance tiers (sort 0): a plan without derived forms ranks the documents with every term
+ * in the title first, as before; with derived forms, the documents that match q as typed come
+ * before those found only by a derived form, each with its title tier: typed ∧ title, typed,
+ * derived ∧ title (the plan matched in the title), derived. numfound counts every match.
  *
  * Bounded work whatever the parameters: each distinct term and category is looked up once (a
  * repeated one counts once), a category or term no segment has costs a hash probe per segment
- * and no bitset, and a search holds at most four bitsets of next_docno / 8 bytes at once
- * (matches, one scratch set the lists of a term or of all listed categories are OR-ed into,
- * the title matches, and evaluate's rest of the matches): lists are AND-ed / OR-ed into these
- * as they are read, and the words stop at the first that leaves no match. With
+ * and no bitset. A search of a plan without derived forms holds at most four bitsets of
+ * next_docno / 8 bytes at once (matches, one scratch set the lists of a term or of all listed
+ * categories are OR-ed into, the title matches, and evaluate's rest of the matches); a plan
+ * with derived forms at most eight (two more while a clause of several alternatives is
+ * evaluated, and the typed, typed-title and derived-title tiers). Lists are AND-ed / OR-ed into
+ * these as they are read, and the clauses stop at the first that leaves no match. With
  * facet=categories the counts per category are taken between ex_ca and ca (facet-counts.ts),
  * against the matches themselves: no more bitsets.
  */
@@ -67,11 +116,11 @@ export async function searchBitmaps(
   reader: SnapshotReader,
   query: SearchQuery,
 ): Promise<SearchHits> {
-  const { terms, prefix } = prefixQuery(query.q, query.prefix === true);
-  if (terms.length === 0 && prefix === null) return noMatches(query);
+  const candidates = planCandidates(query.q, { prefix: query.prefix === true });
+  if (candidates.words.length === 0) return noMatches(query);
   const ca = query.ca === null ? null : [...new Set(query.ca)];
   const exCa = query.exCa === null ? null : [...new Set(query.exCa)];
-  const once = (db: Queryable) => searchOnce(reader, db, query, terms, prefix, ca, exCa);
+  const once = (db: Queryable) => searchOnce(reader, db, query, candidates, ca, exCa);
   try {
     return await reader.pooled(once);
   } catch (e) {
@@ -84,26 +133,25 @@ async function searchOnce(
   reader: SnapshotReader,
   db: Queryable,
   query: SearchQuery,
-  terms: string[],
-  prefix: string | null,
+  candidates: PlanCandidates,
   ca: number[] | null,
   exCa: number[] | null,
 ): Promise<SearchHits> {
   const facets = query.facet === 'categories';
+  const { required, wanted } = tailFilter(candidates);
   const snap = await reader.snapshot(db, query.collectionId, {
-    terms,
+    required,
+    wanted,
+    lookups: [...candidates.lookups],
     // the facet counts ignore ca: the tail is then filtered by ca here
     ca: !facets && ca && ca.length <= TAIL_SQL_CATEGORIES ? ca : null,
     exCa: exCa && exCa.length <= TAIL_SQL_CATEGORIES ? exCa : null,
     from: query.startdate,
     to: query.enddate,
-    prefix: prefix === null ? null : { prefix, upper: prefixUpperBound(prefix) },
+    prefix: prefixFilter(candidates.prefix),
   });
-  const tail: TailMatch[] = tailMatches(snap.tail, ca, exCa);
   const from = query.startdate === null ? null : Number(query.startdate);
   const to = query.enddate === null ? null : Number(query.enddate);
-  /** every pending match but for ca: what the facet counts take of the tail */
-  const facetTail = () => tailRows(snap.tail, null, exCa);
   let categoryCounts: Map<number, number> | undefined;
   const size = snap.nextDocno;
   const view =
@@ -111,21 +159,38 @@ async function searchOnce(
       ? new CollectionView(query.collectionId, 'none')
       : await reader.view(db, query.collectionId, snap);
 
-  const keys: PostingKey[] = terms.map((term) => ({ kind: 'w', term }));
-  if (query.sort === 0) for (const term of terms) keys.push({ kind: 't', term });
+  const typed = new Set(typedTerms(decidePlan(candidates, () => 0)));
+  const whole = (term: string) => markedPrefix(term) === null;
+  const keys: PostingKey[] = wanted.filter(whole).map((term) => ({ kind: 'w', term }));
+  if (query.sort === 0) for (const term of typed) if (whole(term)) keys.push({ kind: 't', term });
   for (const c of new Set([...(ca ?? []), ...(exCa ?? [])])) {
     keys.push({ kind: 'c', term: String(c) });
   }
+  const prefix = candidates.prefix;
+  const [read, prefixed] = size
+    ? await Promise.all([
+        reader.postings(db, snap, keys, { allCategories: facets }),
+        prefix === null
+          ? null
+          : reader.prefixLists(db, snap, prefix, query.sort === 0 ? ['w', 't'] : ['w']),
+      ])
+    : [null, null];
+  const lists = read && withPrefixLists(read, prefixed);
+  /** the collection's dictionary: documents with the term, folded and pending */
+  const df = (term: string) =>
+    (lists ? lists.count({ kind: 'w', term }) : 0) + (snap.pendingDf.get(term) ?? 0);
+  const plan = decidePlan(candidates, df);
+  const rows = planRows(snap.tail, plan);
+  const tail = tailMatches(rows, ca, exCa, plan);
+  /** every pending match but for ca: what the facet counts take of the tail */
+  const facetTail = () => tailRows(rows, null, exCa);
   const matches = newBitset(size);
-  let titleMatches: Bitset | null = null;
-  if (size) {
-    const [lists, prefixed] = await Promise.all([
-      reader.postings(db, snap, keys, { allCategories: facets }),
-      prefix === null
-        ? null
-        : reader.prefixLists(db, snap, prefix, query.sort === 0 ? ['w', 't'] : ['w']),
-    ]);
+  /** sort 0: as many (empty) tiers as the plan ranks by, until the folded ones are known */
+  let tiers: Bitset[] =
+    query.sort === 0 ? (hasDerived(plan) ? [matches, matches, matches] : [matches]) : [];
+  if (lists) {
     const scratch = newBitset(size);
+    const work = new PlanBitsets(size, scratch);
     /** scratch ← OR of the lists of these keys; false when none has a list */
     const union = (kind: PostingKind, values: Array<string | number>) => {
       scratch.fill(0);
@@ -133,18 +198,8 @@ async function searchOnce(
       for (const v of values) if (lists.orInto({ kind, term: String(v) }, scratch)) any = true;
       return any;
     };
-    /** set ← set AND the lists of each of these terms, stopping once set is empty */
-    const allOf = (set: Bitset, kind: PostingKind, of: string[]) => {
-      for (const term of of) {
-        if (isEmpty(set)) break;
-        if (union(kind, [term])) andInto(set, scratch);
-        else set.fill(0);
-      }
-      return set;
-    };
-    if (terms.length) lists.orInto({ kind: 'w', term: terms[0]! }, matches);
-    allOf(matches, 'w', terms.slice(1));
-    if (prefixed) withPrefix(prefixed, matches, scratch, 'w', terms.length === 0);
+    fillAll(matches, size);
+    andPlanInto(matches, plan, true, orTermOf(lists, 'w'), work);
     if (!isEmpty(matches)) await reader.removeDeleted(db, query.collectionId, snap, matches);
     if (exCa && !isEmpty(matches) && union('c', exCa)) andNotInto(matches, scratch);
     if (facets) {
@@ -155,15 +210,13 @@ async function searchOnce(
       if (union('c', ca)) andInto(matches, scratch);
       else matches.fill(0);
     }
-    if (query.sort === 0) {
-      titleMatches = isEmpty(matches) ? matches : allOf(copyBitset(matches), 't', terms);
-      if (prefixed) withPrefix(prefixed, titleMatches, scratch, 't', false);
-    }
-  } else if (query.sort === 0) titleMatches = matches;
+    if (query.sort === 0)
+      tiers = await relevanceTiers(reader, db, snap, plan, lists, matches, work);
+  }
   if (facets && !categoryCounts) categoryCounts = countCategories(null, matches, facetTail());
   const hits = evaluate({
     matches,
-    titleMatches,
+    tiers,
     view,
     tail,
     sort: query.sort,
@@ -175,23 +228,78 @@ async function searchOnce(
   return categoryCounts ? { ...hits, categoryCounts } : hits;
 }
 
+function orTermOf(lists: PostingLists, kind: PostingKind): OrTerm {
+  return (term, bits) => lists.orInto({ kind, term }, bits);
+}
+
+/** prefix=1: what the snapshot's SQL needs to match the prefix in the pending tail. */
+function prefixFilter(prefix: string | null) {
+  return prefix === null
+    ? null
+    : { prefix, upper: prefixUpperBound(prefix), mark: prefixMark(prefix) };
+}
+
 /**
- * prefix=1: set ← set AND (OR of the lists of this kind whose term starts with the prefix),
- * through scratch; with `first` (the prefix is q's only term) the lists are OR-ed into set.
+ * The posting lists of a search with its prefix's lists (prefix=1): a prefix mark ORs every
+ * list of its kind whose term starts with the prefix (term-dictionary.ts); a whole term, its
+ * own list. Counts are of whole terms only (the plan asks none of a mark).
  */
-function withPrefix(
-  prefixed: PrefixLists,
-  set: Bitset,
-  scratch: Bitset,
-  kind: PostingKind,
-  first: boolean,
-): void {
-  if (first) {
-    prefixed.orInto(kind, set);
-    return;
+function withPrefixLists(lists: PostingLists, prefixed: PrefixLists | null): PostingLists {
+  if (!prefixed) return lists;
+  return {
+    orInto: (key, bits) =>
+      markedPrefix(key.term) === null ? lists.orInto(key, bits) : prefixed.orInto(key.kind, bits),
+    count: (key) => lists.count(key),
+    eachCategoryList: (each) => lists.eachCategoryList(each),
+  };
+}
+
+/**
+ * The relevance tiers of the folded matches (evaluate's `tiers`): a plan without derived
+ * forms, the matches with every term in the title; with derived forms, the typed matches with
+ * the typed terms in the title, the other typed matches, the derived matches whose title
+ * matches the plan (the title lists of derived terms read now: most plans have none).
+ */
+async function relevanceTiers(
+  reader: SnapshotReader,
+  db: Queryable,
+  snap: Snapshot,
+  plan: QueryPlan,
+  lists: PostingLists,
+  matches: Bitset,
+  work: PlanBitsets,
+): Promise<Bitset[]> {
+  if (isEmpty(matches)) return hasDerived(plan) ? [matches, matches, matches] : [matches];
+  const title = orTermOf(lists, 't');
+  if (!hasDerived(plan)) {
+    const titleMatches = copyBitset(matches);
+    andPlanInto(titleMatches, plan, false, title, work);
+    return [titleMatches];
   }
-  if (isEmpty(set)) return;
-  scratch.fill(0);
-  if (prefixed.orInto(kind, scratch)) andInto(set, scratch);
-  else set.fill(0);
+  const typed = copyBitset(matches);
+  andPlanInto(typed, plan, false, orTermOf(lists, 'w'), work);
+  const typedTitle = copyBitset(typed);
+  andPlanInto(typedTitle, plan, false, title, work);
+  andNotInto(typed, typedTitle);
+  const derivedTitle = copyBitset(matches);
+  andNotInto(derivedTitle, typed);
+  andNotInto(derivedTitle, typedTitle);
+  const typedSet = new Set(typedTerms(plan));
+  const more = planTerms(plan).filter((t) => !typedSet.has(t));
+  const titles = more.length
+    ? await reader.postings(
+        db,
+        snap,
+        more.map((term) => ({ kind: 't', term })),
+      )
+    : null;
+  andPlanInto(
+    derivedTitle,
+    plan,
+    true,
+    (term, bits) =>
+      lists.orInto({ kind: 't', term }, bits) || !!titles?.orInto({ kind: 't', term }, bits),
+    work,
+  );
+  return [typedTitle, typed, derivedTitle];
 }

@@ -1,18 +1,29 @@
-import { andNot, cardinality, hasBit, setBitsArray, type Bitset } from '../format/bitset';
+import {
+  andNotInto,
+  cardinality,
+  copyBitset,
+  hasBit,
+  setBitsArray,
+  type Bitset,
+} from '../format/bitset';
 import type { CollectionView } from './collection-view';
 
 /** A pending (not yet folded) document that matches the query. */
 export interface TailMatch {
   docId: number;
   regdate: number;
-  inTitle: boolean;
+  /** its relevance tier: an index into Evaluation.tiers, or tiers.length for the rest */
+  tier: number;
 }
 
 export interface Evaluation {
   /** folded matches after every filter but the dates (deleted documents removed) */
   matches: Bitset;
-  /** of those, the ones with every query term in the title (relevance only) */
-  titleMatches: Bitset | null;
+  /**
+   * relevance (sort 0) only: disjoint subsets of the matches, best first (every query term in
+   * the title; with derived forms, see bitmap-search.ts); the other matches rank after them
+   */
+  tiers: Bitset[];
   view: CollectionView;
   tail: TailMatch[];
   sort: 0 | 1;
@@ -34,49 +45,53 @@ const byResultOrder = (a: Ranked, b: Ranked) => b.regdate - a.regdate || b.docId
 
 /**
  * The exact number of matches and the documents.id of one page, in result order: relevance
- * (sort 0) puts the documents with every term in the title first; inside a tier, and for
- * sort 1, newest score_regdate first, then the higher documents.id. Folded matches and the
- * pending tail are ranked together. The cost follows the page, not the number of matches:
- * counts are popcounts, a page is read off the view's order until it is full.
+ * (sort 0) puts the documents of the first tier first, then the next, the other matches last;
+ * inside a tier, and for sort 1, newest score_regdate first, then the higher documents.id.
+ * Folded matches and the pending tail are ranked together. The cost follows the page, not the
+ * number of matches: counts are popcounts, a page is read off the view's order until it is full.
  */
 export function evaluate(e: Evaluation): { numfound: number; docIds: string[] } {
   const wanted = e.start + e.len;
+  const tiers = e.sort === 0 ? e.tiers : [];
   const folded =
-    e.from !== null || e.to !== null ? inDateRange(e, wanted) : withoutDates(e, wanted);
-  const tailTitle = e.sort === 0 ? e.tail.filter((t) => t.inTitle) : [];
-  const tailRest = e.sort === 0 ? e.tail.filter((t) => !t.inTitle) : e.tail;
-  tailTitle.sort(byResultOrder);
-  tailRest.sort(byResultOrder);
-  const page = [
-    ...mergeRanked(folded.title, tailTitle, wanted),
-    ...mergeRanked(folded.rest, tailRest, wanted),
-  ].slice(e.start, wanted);
+    e.from !== null || e.to !== null
+      ? inDateRange(e, tiers, wanted)
+      : withoutDates(e, tiers, wanted);
+  const page: Ranked[] = [];
+  folded.tiers.forEach((ranked, tier) => {
+    const pending = e.tail.filter((t) => Math.min(t.tier, tiers.length) === tier || e.sort === 1);
+    pending.sort(byResultOrder);
+    if (page.length < wanted) page.push(...mergeRanked(ranked, pending, wanted - page.length));
+  });
   return {
     numfound: folded.count + e.tail.length,
-    docIds: page.map((r) => String(r.docId)),
+    docIds: page.slice(e.start, wanted).map((r) => String(r.docId)),
   };
 }
 
 interface FoldedPage {
   count: number;
-  /** the first `wanted` title-tier matches in order (empty for sort 1) */
-  title: Ranked[];
-  /** the first `wanted` other matches in order */
-  rest: Ranked[];
+  /** per tier, then the other matches: the first `wanted` matches of each in order */
+  tiers: Ranked[][];
 }
 
-function withoutDates(e: Evaluation, wanted: number): FoldedPage {
+function withoutDates(e: Evaluation, tiers: Bitset[], wanted: number): FoldedPage {
   const count = cardinality(e.matches);
-  if (e.sort === 1 || !e.titleMatches) {
-    return { count, title: [], rest: first(e.view, e.matches, count, wanted) };
+  if (tiers.length === 0) return { count, tiers: [first(e.view, e.matches, count, wanted)] };
+  const out: Ranked[][] = [];
+  let before = 0;
+  for (const tier of tiers) {
+    const size = cardinality(tier);
+    out.push(before >= wanted ? [] : first(e.view, tier, size, wanted));
+    before += size;
   }
-  const titleCount = cardinality(e.titleMatches);
-  const title = first(e.view, e.titleMatches, titleCount, wanted);
-  const rest =
-    titleCount >= wanted
-      ? []
-      : first(e.view, andNot(e.matches, e.titleMatches), count - titleCount, wanted);
-  return { count, title, rest };
+  if (before >= wanted || before === count) out.push([]);
+  else {
+    const rest = copyBitset(e.matches);
+    for (const tier of tiers) andNotInto(rest, tier);
+    out.push(first(e.view, rest, count - before, wanted));
+  }
+  return { count, tiers: out };
 }
 
 /** The first `wanted` members of `set` (of `size` members) in result order. */
@@ -105,30 +120,33 @@ function inResultOrder(view: CollectionView, docnos: Uint32Array): Uint32Array {
 }
 
 /** With date bounds: the count and the page come from the same walk over the dates' range. */
-function inDateRange(e: Evaluation, wanted: number): FoldedPage {
+function inDateRange(e: Evaluation, tiers: Bitset[], wanted: number): FoldedPage {
   const view = e.view;
-  const title = e.sort === 0 ? e.titleMatches : null;
   const inRange = (d: number) =>
     (e.from === null || view.regdate[d]! >= e.from) && (e.to === null || view.regdate[d]! <= e.to);
+  const tierOf = (d: number) => {
+    let t = 0;
+    while (t < tiers.length && !hasBit(tiers[t]!, d)) t++;
+    return t;
+  };
+  const page: FoldedPage = { count: 0, tiers: [...tiers, e.matches].map(() => []) };
   const size = cardinality(e.matches);
   if (size <= SORT_AT_MOST) {
-    const page: FoldedPage = { count: 0, title: [], rest: [] };
     for (const p of inResultOrder(view, setBitsArray(e.matches, size))) {
       const d = view.order[p]!;
       if (!inRange(d)) continue;
       page.count++;
-      (title && hasBit(title, d) ? page.title : page.rest).push(ranked(view, d));
+      page.tiers[tierOf(d)]!.push(ranked(view, d));
     }
     return page;
   }
   const [lo, hi] = view.positions(e.from, e.to);
-  const page: FoldedPage = { count: 0, title: [], rest: [] };
   const order = view.order;
   for (let p = lo; p < hi; p++) {
     const d = order[p]!;
     if (!hasBit(e.matches, d)) continue;
     page.count++;
-    const tier = title && hasBit(title, d) ? page.title : page.rest;
+    const tier = page.tiers[tierOf(d)]!;
     if (tier.length < wanted) tier.push(ranked(view, d));
   }
   return page;

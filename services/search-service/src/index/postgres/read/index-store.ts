@@ -22,18 +22,34 @@ export interface Snapshot {
   /** [chunk, version] of the collection's deleted bitmaps */
   deleted: Array<[number, number]>;
   tombstones: number[];
-  /** pending matches: [documents.id, regdate as text, every term in the title, categories] */
-  tail: Array<[number, string, boolean, number[]]>;
+  /**
+   * pending rows that may match (see SnapshotFilter): [documents.id, regdate as text, its
+   * terms among the wanted, categories, its title terms among the wanted]
+   */
+  tail: Array<[number, string, string[], number[], string[]]>;
+  /** per lookup term, the number of pending rows of the collection that have it (absent: 0) */
+  pendingDf: Map<string, number>;
 }
 
+/**
+ * Which pending rows a search reads: those with every `required` term and some `wanted` term
+ * (query-plan.ts tailFilter), and the ca / ex_ca / date filters; `lookups`: the terms whose
+ * pending document count is wanted.
+ */
 export interface SnapshotFilter {
-  terms: string[];
+  required: string[];
+  wanted: string[];
+  lookups: string[];
   ca: number[] | null;
   exCa: number[] | null;
   from: string | null;
   to: string | null;
-  /** prefix=1: a pending match also needs a term in [prefix, upper) (prefix-expansion.ts) */
-  prefix?: { prefix: string; upper: string } | null;
+  /**
+   * prefix=1: a pending match also needs a term in [prefix, upper) (prefix-expansion.ts); its
+   * terms (and its title terms, when its title has one) then include `mark`, the plan's term
+   * for the prefix (query-plan.ts prefixMark)
+   */
+  prefix?: { prefix: string; upper: string; mark: string } | null;
 }
 
 export async function readSnapshot(
@@ -43,16 +59,20 @@ export async function readSnapshot(
 ): Promise<Snapshot> {
   const { rows } = await db.query({
     name: 'bitmap-snapshot',
-    text: 'SELECT * FROM search_snapshot($1, $2::text[], $3::int[], $4::int[], $5, $6, $7, $8)',
+    text: `SELECT * FROM search_snapshot_plan($1, $2::text[], $3::int[], $4::int[], $5, $6,
+             $7::text[], $8::text[], $9, $10, $11)`,
     values: [
       collectionId,
-      f.terms,
+      f.required,
       f.ca,
       f.exCa,
       f.from,
       f.to,
+      f.wanted,
+      f.lookups,
       f.prefix?.prefix ?? null,
       f.prefix?.upper ?? null,
+      f.prefix?.mark ?? null,
     ],
   });
   const r = rows[0] as {
@@ -61,7 +81,8 @@ export async function readSnapshot(
     segments: Array<[number | string, number, number, boolean]> | null;
     deleted: Array<[number, number]> | null;
     tombstones: number[] | null;
-    tail: Array<[number, string, boolean, number[]]> | null;
+    tail: Array<[number, string, string[], number[], string[]]> | null;
+    pending_df: Record<string, number> | null;
   };
   return {
     epoch: r.epoch,
@@ -75,6 +96,7 @@ export async function readSnapshot(
     deleted: r.deleted ?? [],
     tombstones: r.tombstones ?? [],
     tail: r.tail ?? [],
+    pendingDf: new Map(Object.entries(r.pending_df ?? {})),
   };
 }
 

@@ -17,7 +17,7 @@ import {
   type SnapshotFilter,
 } from './index-store';
 import { PackedSegment, packedKey } from '../format/packed-segment';
-import { orPostingsInto } from '../format/postings-codec';
+import { orPostingsInto, postingsCount } from '../format/postings-codec';
 import { readPrefixLists, type PrefixLists } from './term-dictionary';
 
 /**
@@ -41,6 +41,8 @@ export interface PostingKey {
 export interface PostingLists {
   /** ORs the key's lists into `bits`; false when no segment has the key (bits untouched) */
   orInto(key: PostingKey, bits: Bitset): boolean;
+  /** the number of documents in the key's lists over every segment (deleted ones too) */
+  count(key: PostingKey): number;
   /**
    * Only for lists read with `allCategories`: calls `each` with every category list of the
    * snapshot's segments, with its category and the first number of its segment.
@@ -231,19 +233,31 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
             cache.setPosting(id, k.kind, k.term, null);
         }
       }
+      /** calls `each` with the key's list in each segment that has one */
+      const eachList = (k: PostingKey, each: (data: Buffer, firstDocno: number) => void) => {
+        const inPacked = packedKey(k.kind, k.term);
+        for (const s of snap.segments) {
+          const data = s.packed
+            ? packed.get(s.id)!.get(inPacked)
+            : held.get(`${s.id}:${postingKey(k.kind, k.term)}`);
+          if (data) each(data, s.firstDocno);
+        }
+      };
       return {
         orInto(k, bits) {
-          const inPacked = packedKey(k.kind, k.term);
           let any = false;
-          for (const s of snap.segments) {
-            const data = s.packed
-              ? packed.get(s.id)!.get(inPacked)
-              : held.get(`${s.id}:${postingKey(k.kind, k.term)}`);
-            if (!data) continue;
-            orPostingsInto(data, s.firstDocno, bits);
+          eachList(k, (data, firstDocno) => {
+            orPostingsInto(data, firstDocno, bits);
             any = true;
-          }
+          });
           return any;
+        },
+        count(k) {
+          let n = 0;
+          eachList(k, (data) => {
+            n += postingsCount(data);
+          });
+          return n;
         },
         eachCategoryList(each) {
           if (!allCategories) throw new Error('category lists were not read');
