@@ -11,15 +11,15 @@
  *   parts are words of their own and the whole is rare.
  *   - Hangul (bigram scripts): a word of n ≥ 4 syllables is cut between syllables i and i+1
  *     (every part at least 2 syllables, one-syllable parts are too broad) where its bridging
- *     bigram (syllables i, i+1) is rare: RARE_RATIO × df(bridge) < the smaller df of the
- *     bigrams either side of it (inside the parts). The derived alternative is the bigrams of
+ *     bigram (syllables i, i+1) is rare: RARE_RATIO × df(bridge) ≤ the smaller df of the
+ *     bigrams either side of it (inside the parts; not 0). The derived alternative is the bigrams of
  *     the parts, each part's particles split off as for a query word (`서울의맛집` → 서울 +
  *     맛집): as many cuts as the dictionary allows (`경복궁근처맛집` → 경복궁 근처 맛집),
  *     rarest bridges first. A compound that is a word of its own keeps its bridges frequent
  *     and is not cut (`아이스크림`: 이스 is about as frequent as 스크).
  *   - Other scripts (Latin, …): a word of letters only, 4 to SPLIT_MAX_CHARS characters, is
  *     cut once into two indexed terms of at least 2 letters each, a and b, when
- *     RARE_RATIO × df(word) < min(df(a), df(b)) (`database` → `data` `base`); of several
+ *     RARE_RATIO × df(word) ≤ min(df(a), df(b)) (not 0) (`database` → `data` `base`); of several
  *     such cuts the one whose rarer part is the most frequent (then the leftmost).
  * - Concatenate: two or three adjacent words of the same kind also match their concatenation
  *   (`data base` → `database`, `e mail` → `email`, `길 고양이` → 길고양이), as its terms, when
@@ -66,7 +66,7 @@ export interface QueryPlan {
   readonly clauses: readonly Clause[];
 }
 
-/** A split is taken where RARE_RATIO × df(whole or bridge) < df of the parts (see above). */
+/** A split is taken where RARE_RATIO × df(whole or bridge) ≤ df of the parts (see above). */
 export const RARE_RATIO = 2;
 /** Longest whole-run word that is tried in two parts (letters). */
 export const SPLIT_MAX_CHARS = 24;
@@ -223,7 +223,7 @@ function hangulSplit(u: Unit, df: (term: string) => number): TermSet | null {
   for (let at = 1; at <= n - 3; at++) {
     const bridge = df(bigram(at));
     const sides = Math.min(df(bigram(at - 1)), df(bigram(at + 1)));
-    if (RARE_RATIO * bridge < sides) weak.push({ at, df: bridge });
+    if (sides > 0 && RARE_RATIO * bridge <= sides) weak.push({ at, df: bridge });
   }
   weak.sort((a, b) => a.df - b.df || a.at - b.at);
   const cuts: number[] = [];
@@ -255,7 +255,7 @@ function latinSplit(u: Unit, df: (term: string) => number): TermSet | null {
     const a = u.chars.slice(0, k).join('');
     const b = u.chars.slice(k).join('');
     const parts = Math.min(df(a), df(b));
-    if (RARE_RATIO * whole < parts && parts > bestDf) {
+    if (parts > 0 && RARE_RATIO * whole <= parts && parts > bestDf) {
       best = [a, b];
       bestDf = parts;
     }
