@@ -6,8 +6,9 @@ import { ndcgAt, precisionAt, recallAt } from './metrics';
 
 /**
  * The Korean evaluation set (eval/korean/*.json, judged by hand: see eval/README.md) run
- * through the Postgres engine's analyser and ranking, with today's analyser and with the
- * bigram-only baseline of version 1.
+ * through the Postgres engine's analyser and ranking: the bigram-only baseline of version 1,
+ * today's analyser with q matched as typed, and today's engine with the forms derived for
+ * spacing.
  */
 
 export const CUTOFF = 10;
@@ -21,9 +22,19 @@ export const CATEGORIES: readonly Category[] = [
   'plain',
 ];
 
+/**
+ * How a spacing query is written: `joined` (a word the documents may space: 서울맛집),
+ * `split` (words the documents may join: 길 고양이), `parts` (a part of compounds: 공원 for
+ * 한강공원), `trap` (a word whose compounds mean something else: 아이 and 아이스크림).
+ */
+export type SpacingKind = 'joined' | 'split' | 'parts' | 'trap';
+export const SPACING_KINDS: readonly SpacingKind[] = ['joined', 'split', 'parts', 'trap'];
+
 export interface EvalQuery {
   q: string;
   category: Category;
+  /** spacing queries only */
+  kind?: SpacingKind;
   /** ids of the documents judged relevant */
   relevant: string[];
   /** why a judgement may surprise */
@@ -77,11 +88,15 @@ export function runEval(analyser: AnalyserName): QueryOutcome[] {
   });
 }
 
-/** Mean scores per category and over all queries (key 'all'). */
-export function summarise(outcomes: readonly QueryOutcome[]): Map<Category | 'all', Scores> {
-  const out = new Map<Category | 'all', Scores>();
-  for (const key of [...CATEGORIES, 'all'] as const) {
-    const of = outcomes.filter((o) => key === 'all' || o.query.category === key);
+/** Mean scores per category, per spacing kind and over all queries (key 'all'). */
+export function summarise(
+  outcomes: readonly QueryOutcome[],
+): Map<Category | SpacingKind | 'all', Scores> {
+  const out = new Map<Category | SpacingKind | 'all', Scores>();
+  for (const key of [...CATEGORIES, ...SPACING_KINDS, 'all'] as const) {
+    const of = outcomes.filter(
+      (o) => key === 'all' || o.query.category === key || o.query.kind === key,
+    );
     const mean = (pick: (o: QueryOutcome) => number) =>
       of.length === 0 ? 0 : of.reduce((sum, o) => sum + pick(o), 0) / of.length;
     out.set(key, {

@@ -4,6 +4,7 @@ import {
   EVAL_DOCUMENTS,
   EVAL_QUERIES,
   runEval,
+  SPACING_KINDS,
   summarise,
 } from '../eval/korean-eval';
 import { createMemoryEngine } from '../eval/memory-engine';
@@ -40,7 +41,8 @@ describe('Korean evaluation: the set', () => {
 
 describe('Korean evaluation: targets', () => {
   const before = summarise(runEval('bigram'));
-  const after = summarise(runEval('particles'));
+  const typed = summarise(runEval('particles'));
+  const after = summarise(runEval('spacing'));
 
   test('When queries carry particles, recall@10 is at least 0.95', () => {
     expect(after.get('particle')!.recall).toBeGreaterThanOrEqual(0.95);
@@ -54,6 +56,30 @@ describe('Korean evaluation: targets', () => {
       );
     },
   );
+
+  test.each(['joined', 'split'] as const)(
+    'When spacing queries are %s, recall@10 is at least 0.9 with the derived forms',
+    (kind) => {
+      expect(after.get(kind)!.recall).toBeGreaterThanOrEqual(0.9);
+    },
+  );
+
+  test.each(CATEGORIES)(
+    'When queries are %s, the derived forms cost no precision@10 against q as typed',
+    (category) => {
+      expect(after.get(category)!.precision).toBeGreaterThanOrEqual(
+        typed.get(category)!.precision - 1e-9,
+      );
+    },
+  );
+
+  test('When the set is read, every spacing query has a kind and only spacing queries have one', () => {
+    for (const query of EVAL_QUERIES) {
+      if (query.category === 'spacing') expect(SPACING_KINDS).toContain(query.kind);
+      else expect(query.kind).toBeUndefined();
+    }
+    for (const kind of SPACING_KINDS) expect(after.get(kind)!.queries).toBeGreaterThan(0);
+  });
 });
 
 describe('Korean evaluation: the Postgres engine answers as the evaluation computes', () => {
