@@ -1,6 +1,7 @@
 import { distinctTerms, queryTerms } from '../src/index/analyser';
 import {
   MAX_SPACING_WORDS,
+  PlanCounter,
   matchesPlan,
   matchesTyped,
   planCandidates,
@@ -203,5 +204,15 @@ describe('query plan: what the pending tail is filtered by before the dictionary
         }
       }
     }
+  });
+});
+
+describe('query plan: the brute force the bench and the evaluation count with', () => {
+  test('When documents are added one by one, PlanCounter counts what the plan decided by all of them matches', () => {
+    const counter = new PlanCounter('서울맛집');
+    for (const terms of KOREAN.sets) counter.add((t) => terms.has(t));
+    expect(counter.plan()).toEqual(planQuery('서울맛집', KOREAN.df));
+    expect(counter.count()).toBe(found('서울맛집', KOREAN).length);
+    expect(counter.count()).toBe(4);
   });
 });

@@ -331,3 +331,36 @@ export function tailFilter(c: PlanCandidates): { required: string[]; wanted: str
   for (const cc of c.concatenations) for (const t of cc.terms) wanted.add(t);
   return { required: [...required], wanted: [...wanted] };
 }
+
+/**
+ * A search's brute force over documents given one by one (their terms): the documents that
+ * match q's plan, the plan decided by these same documents' counts, as the engine decides it
+ * (eval and bench check the engine against it). Keeps of each document only its terms among
+ * those a plan of q can ask for.
+ */
+export class PlanCounter {
+  private readonly candidates: PlanCandidates;
+  private readonly wanted: string[];
+  private readonly docs: Array<Set<string>> = [];
+
+  constructor(q: string) {
+    this.candidates = planCandidates(q);
+    this.wanted = tailFilter(this.candidates).wanted;
+  }
+
+  /** One more document, by whether it has a term. */
+  add(has: (term: string) => boolean): void {
+    this.docs.push(new Set(this.wanted.filter(has)));
+  }
+
+  /** q's plan over the documents added. */
+  plan(): QueryPlan {
+    return decidePlan(this.candidates, (t) => this.docs.filter((d) => d.has(t)).length);
+  }
+
+  /** The number of documents added that match q's plan. */
+  count(): number {
+    const plan = this.plan();
+    return this.docs.filter((d) => matchesPlan(plan, (t) => d.has(t))).length;
+  }
+}
