@@ -9,7 +9,7 @@ import { runIsolation } from './isolation.mjs';
 import { buildMix } from './mix.mjs';
 import { mb } from './measure.mjs';
 import { createModel, oracleQueries } from './oracle.mjs';
-import { chooseQueryKinds, countExpected } from './query-kinds.mjs';
+import { chooseQueryKinds, countExpected, countSpacing } from './query-kinds.mjs';
 import { createSearches } from './searches.mjs';
 import { CONCURRENCY, DOCS, dist, ISOLATION, MIX_QUERIES, WRITE_RATE } from './settings.mjs';
 import { reportSummary } from './summary.mjs';
@@ -40,7 +40,9 @@ export async function loadGenerator({ port, token, databaseUrl }) {
   let bytes = 0;
   for (let i = 0; i < DOCS; i++) bytes += Buffer.byteLength(makeDoc(i, df).doc);
   const kinds = chooseQueryKinds(df);
-  countExpected(kinds, corpus(DOCS), analyser);
+  const spacing = countSpacing(kinds, await import(path.join(dist, 'index/query-plan.js')));
+  countExpected(kinds, corpus(DOCS), analyser, spacing.add);
+  spacing.finish();
   const oracle = oracleQueries(NOW);
   const mix = buildMix({ df, oracle, count: MIX_QUERIES });
   report(
