@@ -42,6 +42,25 @@ describe('Meilisearch query: Korean particles', () => {
   });
 });
 
+describe('Meilisearch query: spacing (Meilisearch derives concatenations itself)', () => {
+  test.each([
+    ['서울맛집에서', '서울맛집'],
+    ['서울의 맛집', '서울 맛집'],
+    ['data base', 'data base'],
+    ['길 고양이', '길 고양이'],
+    ['e mail을', 'e mail'],
+  ])(
+    'When q is %j, the request keeps its words as spaced (%j) with matchingStrategy all',
+    (q, sent) => {
+      const request = buildSearchRequest(query(q));
+      expect({ q: request.q, matchingStrategy: request.params.matchingStrategy }).toEqual({
+        q: sent,
+        matchingStrategy: 'all',
+      });
+    },
+  );
+});
+
 describe('Meilisearch query: the request on the wire', () => {
   let stub: MeiliStub;
   beforeAll(async () => {
