@@ -41,6 +41,10 @@ describe('highlight: what is marked', () => {
     ['ＡＢＣ and e\u0301cole', 'abc école', ['ＡＢＣ', 'e\u0301cole']],
     ['서울에서 부산까지', '서울역', ['서울']],
     ['nothing here', '!!!', []],
+    // spacing: a concatenation of q's words is marked; a split word by the parts it has
+    ['database tuning', 'data base', ['database']],
+    ['길고양이 돌보기', '길 고양이', ['길고양이']],
+    ['서울 맛집 추천', '서울맛집', ['서울', '맛집']],
   ])('When the text is %j and q=%s, the marks are %j', (text, q, expected) => {
     expect(marked(text, q)).toEqual(expected);
   });

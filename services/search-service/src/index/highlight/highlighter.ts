@@ -1,4 +1,5 @@
 import { prefixQuery } from '../prefix-expansion';
+import { planCandidates } from '../query-plan';
 import { findMatches, type MarkedText } from './marked-text';
 import { snippet, SNIPPET_CHARS } from './snippet';
 
@@ -8,7 +9,10 @@ import { snippet, SNIPPET_CHARS } from './snippet';
  * makes of the document's text (termSpans: bigrams, words, one-syllable stems), and the part
  * of the text each matching term came from is marked. So what the index matched is what is
  * marked: q=경복궁 marks 경복궁 in 경복궁에서 (its bigrams 경복 and 복궁), q=책을 marks 책 in
- * 책이, q=fox does not mark foxes.
+ * 책이, q=fox does not mark foxes. The concatenations of q's words (query-plan.ts) are looked
+ * for too: q=data base marks database. A word found split is marked by its parts where they
+ * are among q's terms (q=서울맛집 marks 서울 and 맛집 in 서울 맛집; a Hangul split's terms are
+ * the word's own bigrams); a Latin word's parts are not (q=database does not mark data base).
  *
  * With prefix=1 the last word's prefix (prefix-expansion.ts) marks the part of each term it
  * starts: q=sea marks `sea` of searching, q=서 marks `서` of 서울.
@@ -31,7 +35,8 @@ export function createHighlighter(
   asPrefix = false,
 ): Highlighter {
   const { terms, prefix } = prefixQuery(q, asPrefix);
-  const wanted = new Set(terms);
+  const joined = planCandidates(q, { prefix: asPrefix }).concatenations.flatMap((c) => c.terms);
+  const wanted = new Set([...terms, ...joined]);
   const matches = (text: string) => findMatches(text, wanted, undefined, prefix);
   return (title, body) => ({
     title: { text: title, marks: matches(title).map((m) => [m.start, m.end]) },
