@@ -48,7 +48,8 @@ AS $fn$
     (SELECT json_object_agg(l.term, l.n)
        FROM (SELECT k AS term, count(*) AS n
                FROM search_pending p CROSS JOIN unnest(p_lookups) AS k
-              WHERE p.collection_id = p_collection AND k = ANY(p.terms)
+              WHERE cardinality(p_lookups) > 0 -- most queries: no pass over the rows
+                AND p.collection_id = p_collection AND k = ANY(p.terms)
               GROUP BY k) AS l) AS pending_df
   FROM search_snapshot(p_collection, p_required, p_ca, p_ex_ca, p_from, p_to, p_prefix, p_prefix_upper) AS h;
 $fn$;
