@@ -2,6 +2,10 @@ import { distinctTerms, queryTerms } from '../src/index/analyser';
 import {
   MAX_SPACING_WORDS,
   PlanCounter,
+  decidePlan,
+  documentHas,
+  markedPrefix,
+  prefixMark,
   matchesPlan,
   matchesTyped,
   planCandidates,
@@ -214,5 +218,42 @@ describe('query plan: the brute force the bench and the evaluation count with', 
     expect(counter.plan()).toEqual(planQuery('서울맛집', KOREAN.df));
     expect(counter.count()).toBe(found('서울맛집', KOREAN).length);
     expect(counter.count()).toBe(4);
+  });
+});
+
+describe('query plan: prefix=1 (search-as-you-type) as a mark in the last word', () => {
+  test('When the last word is a prefix, it stands as its mark, takes no derived form and joins no concatenation', () => {
+    const c = planCandidates('data ba', { prefix: true });
+    expect(c.prefix).toBe('ba');
+    expect(c.words[1]!.terms).toEqual([prefixMark('ba')]);
+    expect(c.units[1]).toBeNull();
+    expect(c.concatenations).toEqual([]);
+    const { df } = dictionary('database', 'data base', 'barn');
+    expect(decidePlan(c, df).clauses[1]).toEqual({ typed: [['ba*']], derived: [] });
+  });
+
+  test('When a prefix is asked, the words before it still take their derived forms', () => {
+    const { df } = dictionary('data base barn', 'data base', 'database bar');
+    const plan = decidePlan(planCandidates('database ba', { prefix: true }), df);
+    expect(plan.clauses[0]!.derived).toEqual([['data', 'base']]);
+    expect(plan.clauses[1]!.typed).toEqual([['ba*']]);
+  });
+
+  test('When prefix is off, or the rule leaves the last word whole, the plan has no mark', () => {
+    expect(planCandidates('data ba').prefix).toBeNull();
+    expect(planCandidates('data b', { prefix: true }).prefix).toBeNull(); // under 2 letters
+    expect(planCandidates('data ba ', { prefix: true }).prefix).toBeNull(); // ended: q is trimmed first by contracts, a separator ends a word
+  });
+
+  test('A mark is never required of a pending row (the SQL matches its range), and a document has it by any term it starts', () => {
+    const c = planCandidates('big ba', { prefix: true });
+    expect(tailFilter(c).required).toEqual(['big']);
+    expect(markedPrefix('ba*')).toBe('ba');
+    expect(markedPrefix('ba')).toBeNull();
+    const has = documentHas(new Set(['data', 'barn']));
+    expect(has('ba*')).toBe(true);
+    expect(has('da*')).toBe(true);
+    expect(has('x*')).toBe(false);
+    expect(has('ba')).toBe(false);
   });
 });
