@@ -2,6 +2,9 @@ import { distinctTerms, queryTerms } from '../src/index/analyser';
 import {
   MAX_SPACING_WORDS,
   PlanCounter,
+  SPLIT_MAX_DF,
+  firstRead,
+  partsToRead,
   decidePlan,
   documentHas,
   markedPrefix,
@@ -255,5 +258,28 @@ describe('query plan: prefix=1 (search-as-you-type) as a mark in the last word',
     expect(has('da*')).toBe(true);
     expect(has('x*')).toBe(false);
     expect(has('ba')).toBe(false);
+  });
+});
+
+describe('query plan: the parts of a whole-run word are read only when it is rare', () => {
+  const dfOf = (counts: Record<string, number>) => (t: string) => counts[t] ?? 0;
+
+  test('When more than SPLIT_MAX_DF documents have the word as typed, it is not cut, however frequent its parts', () => {
+    const df = dfOf({ database: SPLIT_MAX_DF + 1, data: 1000, base: 1000 });
+    expect(planQuery('database', df).clauses[0]!.derived).toEqual([]);
+    expect(
+      planQuery('database', dfOf({ database: SPLIT_MAX_DF, data: 1000, base: 1000 })).clauses[0]!
+        .derived,
+    ).toEqual([['data', 'base']]);
+  });
+
+  test('A search reads the word first, and its parts only when its count makes it rare', () => {
+    const c = planCandidates('database x');
+    expect(firstRead(c)).toContain('database');
+    expect(firstRead(c)).not.toContain('data');
+    expect(partsToRead(c, dfOf({ database: SPLIT_MAX_DF + 1 }))).toEqual([]);
+    expect(partsToRead(c, dfOf({ database: 0 }))).toEqual(
+      expect.arrayContaining(['data', 'base', 'da', 'tabase']),
+    );
   });
 });

@@ -72,6 +72,13 @@ export const RARE_RATIO = 2;
 export const SPLIT_MAX_CHARS = 24;
 /** Queries of more words are matched as typed only. */
 export const MAX_SPACING_WORDS = 8;
+/**
+ * A whole-run word is cut only when at most this many documents have it (it is rare, or not
+ * indexed at all): a word that many documents have as typed is what its writers meant. So its
+ * parts are read only for such a word, in a second read once its own count is known
+ * (partsToRead), not for every Latin word of every query.
+ */
+export const SPLIT_MAX_DF = 20;
 /** Most parts a Hangul word is cut into. */
 export const MAX_SPLIT_PARTS = 4;
 /** Concatenations of at most this many adjacent words. */
@@ -249,6 +256,7 @@ function hangulSplit(u: Unit, df: (term: string) => number): TermSet | null {
 function latinSplit(u: Unit, df: (term: string) => number): TermSet | null {
   if (!latinSplittable(u)) return null;
   const whole = df(u.stem);
+  if (whole > SPLIT_MAX_DF) return null;
   let best: TermSet | null = null;
   let bestDf = 0;
   for (let k = 2; k <= u.chars.length - 2; k++) {
@@ -363,4 +371,46 @@ export class PlanCounter {
     const plan = this.plan();
     return this.docs.filter((d) => matchesPlan(plan, (t) => d.has(t))).length;
   }
+}
+
+/** The two-part cuts of a whole-run word that latinSplit weighs: its parts' terms. */
+function latinParts(u: Unit): string[] {
+  const parts: string[] = [];
+  for (let k = 2; k <= u.chars.length - 2; k++)
+    parts.push(u.chars.slice(0, k).join(''), u.chars.slice(k).join(''));
+  return parts;
+}
+
+/**
+ * The terms a search reads first: every term a plan of q can ask for (tailFilter's wanted) but
+ * the parts of whole-run words, which partsToRead adds for the rare ones only.
+ */
+export function firstRead(c: PlanCandidates): string[] {
+  const { wanted } = tailFilter(c);
+  const later = new Set<string>();
+  for (const u of c.units)
+    if (u && !u.bigram && latinSplittable(u)) for (const t of latinParts(u)) later.add(t);
+  const needed = new Set<string>();
+  c.words.forEach((w) => w.terms.forEach((t) => needed.add(t)));
+  for (const cc of c.concatenations) for (const t of cc.terms) needed.add(t);
+  c.units.forEach((u) => {
+    if (u?.bigram) for (const t of distinctStemTerms([u.stem])) needed.add(t);
+    else if (u) needed.add(u.stem);
+  });
+  return wanted.filter((t) => !later.has(t) || needed.has(t));
+}
+
+/**
+ * The parts' terms to read after firstRead, given the counts read so far: those of the
+ * whole-run words that at most SPLIT_MAX_DF documents have (the only ones latinSplit may cut),
+ * less what was read already.
+ */
+export function partsToRead(c: PlanCandidates, df: (term: string) => number): string[] {
+  const first = new Set(firstRead(c));
+  const out = new Set<string>();
+  for (const u of c.units) {
+    if (!u || u.bigram || !latinSplittable(u) || df(u.stem) > SPLIT_MAX_DF) continue;
+    for (const t of latinParts(u)) if (!first.has(t)) out.add(t);
+  }
+  return [...out];
 }

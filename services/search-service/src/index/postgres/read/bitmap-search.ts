@@ -1,10 +1,12 @@
 import type { Queryable } from '@hub/service-kit';
 import {
   decidePlan,
+  firstRead,
   hasDerived,
   markedPrefix,
   prefixMark,
   matchesPlan,
+  partsToRead,
   planCandidates,
   planTerms,
   planTier,
@@ -161,7 +163,9 @@ async function searchOnce(
 
   const typed = new Set(typedTerms(decidePlan(candidates, () => 0)));
   const whole = (term: string) => markedPrefix(term) === null;
-  const keys: PostingKey[] = wanted.filter(whole).map((term) => ({ kind: 'w', term }));
+  const keys: PostingKey[] = firstRead(candidates)
+    .filter(whole)
+    .map((term) => ({ kind: 'w', term }));
   if (query.sort === 0) for (const term of typed) if (whole(term)) keys.push({ kind: 't', term });
   for (const c of new Set([...(ca ?? []), ...(exCa ?? [])])) {
     keys.push({ kind: 'c', term: String(c) });
@@ -175,10 +179,20 @@ async function searchOnce(
           : reader.prefixLists(db, snap, prefix, query.sort === 0 ? ['w', 't'] : ['w']),
       ])
     : [null, null];
-  const lists = read && withPrefixLists(read, prefixed);
+  let lists = read && withPrefixLists(read, prefixed);
   /** the collection's dictionary: documents with the term, folded and pending */
   const df = (term: string) =>
     (lists ? lists.count({ kind: 'w', term }) : 0) + (snap.pendingDf.get(term) ?? 0);
+  // the parts of rare whole-run words (query-plan.ts partsToRead): a second read, seldom
+  const parts = lists ? partsToRead(candidates, df) : [];
+  if (lists && parts.length) {
+    const more = await reader.postings(
+      db,
+      snap,
+      parts.map((term) => ({ kind: 'w', term })),
+    );
+    lists = bothLists(lists, more);
+  }
   const plan = decidePlan(candidates, df);
   const rows = planRows(snap.tail, plan);
   const tail = tailMatches(rows, ca, exCa, plan);
@@ -230,6 +244,15 @@ async function searchOnce(
 
 function orTermOf(lists: PostingLists, kind: PostingKind): OrTerm {
   return (term, bits) => lists.orInto({ kind, term }, bits);
+}
+
+/** Two reads of disjoint keys as one. */
+function bothLists(a: PostingLists, b: PostingLists): PostingLists {
+  return {
+    orInto: (key, bits) => a.orInto(key, bits) || b.orInto(key, bits),
+    count: (key) => a.count(key) + b.count(key),
+    eachCategoryList: (each) => a.eachCategoryList(each),
+  };
 }
 
 /** prefix=1: what the snapshot's SQL needs to match the prefix in the pending tail. */
