@@ -52,13 +52,45 @@ export interface SnapshotFilter {
   prefix?: { prefix: string; upper: string; mark: string } | null;
 }
 
+/** A snapshot function's row, its tail rows of type T. */
+interface SnapshotRow<T> {
+  epoch: string | null;
+  next_docno: number | null;
+  segments: Array<[number | string, number, number, boolean]> | null;
+  deleted: Array<[number, number]> | null;
+  tombstones: number[] | null;
+  tail: T[] | null;
+}
+
+function snapshotOf<T>(
+  r: SnapshotRow<T>,
+  tailRows: (tail: T[]) => Snapshot['tail'],
+  pendingDf = new Map<string, number>(),
+): Snapshot {
+  return {
+    epoch: r.epoch,
+    nextDocno: r.next_docno ?? 0,
+    segments: (r.segments ?? []).map(([id, firstDocno, docCount, packed]) => ({
+      id: String(id),
+      firstDocno,
+      docCount,
+      packed,
+    })),
+    deleted: r.deleted ?? [],
+    tombstones: r.tombstones ?? [],
+    tail: tailRows(r.tail ?? []),
+    pendingDf,
+  };
+}
+
 export async function readSnapshot(
   db: Queryable,
   collectionId: string,
   f: SnapshotFilter,
 ): Promise<Snapshot> {
+  if (typedOnly(f)) return readTypedSnapshot(db, collectionId, f);
   const { rows } = await db.query({
-    name: 'bitmap-snapshot',
+    name: 'bitmap-snapshot-plan',
     text: `SELECT * FROM search_snapshot_plan($1, $2::text[], $3::int[], $4::int[], $5, $6,
              $7::text[], $8::text[], $9, $10, $11)`,
     values: [
@@ -75,29 +107,57 @@ export async function readSnapshot(
       f.prefix?.mark ?? null,
     ],
   });
-  const r = rows[0] as {
-    epoch: string | null;
-    next_docno: number | null;
-    segments: Array<[number | string, number, number, boolean]> | null;
-    deleted: Array<[number, number]> | null;
-    tombstones: number[] | null;
-    tail: Array<[number, string, string[], number[], string[]]> | null;
+  const r = rows[0] as SnapshotRow<Snapshot['tail'][number]> & {
     pending_df: Record<string, number> | null;
   };
-  return {
-    epoch: r.epoch,
-    nextDocno: r.next_docno ?? 0,
-    segments: (r.segments ?? []).map(([id, firstDocno, docCount, packed]) => ({
-      id: String(id),
-      firstDocno,
-      docCount,
-      packed,
-    })),
-    deleted: r.deleted ?? [],
-    tombstones: r.tombstones ?? [],
-    tail: r.tail ?? [],
-    pendingDf: new Map(Object.entries(r.pending_df ?? {})),
-  };
+  return snapshotOf(r, (tail) => tail, new Map(Object.entries(r.pending_df ?? {})));
+}
+
+/**
+ * Whether the plan can only match as typed (no term whose count could derive a form, every
+ * wanted term required, or the prefix's mark): most queries. Their snapshot is then
+ * search_snapshot's, which reads no term of the pending rows back.
+ */
+function typedOnly(f: SnapshotFilter): boolean {
+  const required = new Set(f.required);
+  return f.lookups.length === 0 && f.wanted.every((t) => required.has(t) || t === f.prefix?.mark);
+}
+
+/**
+ * search_snapshot, its tail rows in the plan's shape: every row it returns has all the wanted
+ * terms (and the prefix), so its terms are the wanted ones, and its title terms too when its
+ * title has them all (search_snapshot's flag), else none (the plan's title tier needs all).
+ */
+async function readTypedSnapshot(
+  db: Queryable,
+  collectionId: string,
+  f: SnapshotFilter,
+): Promise<Snapshot> {
+  const { rows } = await db.query({
+    name: 'bitmap-snapshot',
+    text: 'SELECT * FROM search_snapshot($1, $2::text[], $3::int[], $4::int[], $5, $6, $7, $8)',
+    values: [
+      collectionId,
+      f.required,
+      f.ca,
+      f.exCa,
+      f.from,
+      f.to,
+      f.prefix?.prefix ?? null,
+      f.prefix?.upper ?? null,
+    ],
+  });
+  const r = rows[0] as SnapshotRow<[number, string, boolean, number[]]>;
+  const wanted = f.wanted;
+  return snapshotOf(r, (tail) =>
+    tail.map(([docId, regdate, inTitle, categories]) => [
+      docId,
+      regdate,
+      wanted,
+      categories,
+      inTitle ? wanted : [],
+    ]),
+  );
 }
 
 export interface PostingRow {
