@@ -94,16 +94,10 @@ export async function readSnapshot(
     text: `SELECT * FROM search_snapshot_plan($1, $2::text[], $3::int[], $4::int[], $5, $6,
              $7::text[], $8::text[], $9, $10, $11)`,
     values: [
-      collectionId,
-      f.required,
-      f.ca,
-      f.exCa,
-      f.from,
-      f.to,
+      ...filterValues(collectionId, f),
       f.wanted,
       f.lookups,
-      f.prefix?.prefix ?? null,
-      f.prefix?.upper ?? null,
+      ...prefixValues(f),
       f.prefix?.mark ?? null,
     ],
   });
@@ -112,6 +106,13 @@ export async function readSnapshot(
   };
   return snapshotOf(r, (tail) => tail, new Map(Object.entries(r.pending_df ?? {})));
 }
+
+/** The first six arguments of both snapshot functions: the collection, terms and filters. */
+const filterValues = (collectionId: string, f: SnapshotFilter) =>
+  [collectionId, f.required, f.ca, f.exCa, f.from, f.to] as const;
+
+/** The prefix's range arguments of both (null, null without prefix=1). */
+const prefixValues = (f: SnapshotFilter) => [f.prefix?.prefix ?? null, f.prefix?.upper ?? null];
 
 /**
  * Whether the plan can only match as typed (no term whose count could derive a form, every
@@ -136,16 +137,7 @@ async function readTypedSnapshot(
   const { rows } = await db.query({
     name: 'bitmap-snapshot',
     text: 'SELECT * FROM search_snapshot($1, $2::text[], $3::int[], $4::int[], $5, $6, $7, $8)',
-    values: [
-      collectionId,
-      f.required,
-      f.ca,
-      f.exCa,
-      f.from,
-      f.to,
-      f.prefix?.prefix ?? null,
-      f.prefix?.upper ?? null,
-    ],
+    values: [...filterValues(collectionId, f), ...prefixValues(f)],
   });
   const r = rows[0] as SnapshotRow<[number, string, boolean, number[]]>;
   const wanted = f.wanted;
