@@ -385,32 +385,30 @@ function latinParts(u: Unit): string[] {
  * The terms a search reads first: every term a plan of q can ask for (tailFilter's wanted) but
  * the parts of whole-run words, which partsToRead adds for the rare ones only.
  */
-export function firstRead(c: PlanCandidates): string[] {
-  const { wanted } = tailFilter(c);
+export function firstRead(c: PlanCandidates, wanted = tailFilter(c).wanted): string[] {
   const later = new Set<string>();
   for (const u of c.units)
     if (u && !u.bigram && latinSplittable(u)) for (const t of latinParts(u)) later.add(t);
-  const needed = new Set<string>();
-  c.words.forEach((w) => w.terms.forEach((t) => needed.add(t)));
+  // a part that is also a word of q, or a term of a concatenation, is read first anyway
+  const needed = new Set(c.words.flatMap((w) => w.terms));
   for (const cc of c.concatenations) for (const t of cc.terms) needed.add(t);
-  c.units.forEach((u) => {
-    if (u?.bigram) for (const t of distinctStemTerms([u.stem])) needed.add(t);
-    else if (u) needed.add(u.stem);
-  });
   return wanted.filter((t) => !later.has(t) || needed.has(t));
 }
 
 /**
- * The parts' terms to read after firstRead, given the counts read so far: those of the
- * whole-run words that at most SPLIT_MAX_DF documents have (the only ones latinSplit may cut),
- * less what was read already.
+ * The parts' terms to read after firstRead (`read`: what it read), given the counts read so
+ * far: those of the whole-run words that at most SPLIT_MAX_DF documents have (the only ones
+ * latinSplit may cut), less what was read already.
  */
-export function partsToRead(c: PlanCandidates, df: (term: string) => number): string[] {
-  const first = new Set(firstRead(c));
+export function partsToRead(
+  c: PlanCandidates,
+  df: (term: string) => number,
+  read: ReadonlySet<string> = new Set(firstRead(c)),
+): string[] {
   const out = new Set<string>();
   for (const u of c.units) {
     if (!u || u.bigram || !latinSplittable(u) || df(u.stem) > SPLIT_MAX_DF) continue;
-    for (const t of latinParts(u)) if (!first.has(t)) out.add(t);
+    for (const t of latinParts(u)) if (!read.has(t)) out.add(t);
   }
   return [...out];
 }

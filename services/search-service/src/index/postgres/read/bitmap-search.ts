@@ -161,11 +161,11 @@ async function searchOnce(
       ? new CollectionView(query.collectionId, 'none')
       : await reader.view(db, query.collectionId, snap);
 
-  const typed = new Set(typedTerms(decidePlan(candidates, () => 0)));
+  /** q's terms as typed (every plan's typed alternatives) */
+  const typed = new Set(candidates.words.flatMap((w) => w.terms));
   const whole = (term: string) => markedPrefix(term) === null;
-  const keys: PostingKey[] = firstRead(candidates)
-    .filter(whole)
-    .map((term) => ({ kind: 'w', term }));
+  const first = firstRead(candidates, wanted);
+  const keys: PostingKey[] = first.filter(whole).map((term) => ({ kind: 'w', term }));
   if (query.sort === 0) for (const term of typed) if (whole(term)) keys.push({ kind: 't', term });
   for (const c of new Set([...(ca ?? []), ...(exCa ?? [])])) {
     keys.push({ kind: 'c', term: String(c) });
@@ -184,7 +184,7 @@ async function searchOnce(
   const df = (term: string) =>
     (lists ? lists.count({ kind: 'w', term }) : 0) + (snap.pendingDf.get(term) ?? 0);
   // the parts of rare whole-run words (query-plan.ts partsToRead): a second read, seldom
-  const parts = lists ? partsToRead(candidates, df) : [];
+  const parts = lists ? partsToRead(candidates, df, new Set(first)) : [];
   if (lists && parts.length) {
     const more = await reader.postings(
       db,
