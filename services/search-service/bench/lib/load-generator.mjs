@@ -59,14 +59,17 @@ export async function loadGenerator({ port, token, databaseUrl }) {
   };
   /** the wide mix on c while a writer writes to it at WRITE_RATE, then every oracle query */
   async function mixWithWrites(c, model, label) {
+    await statements.reset();
     const writer = startWriter({ client, c, model, rate: WRITE_RATE });
     const m = tally(await measureMix(c, label, mix, model));
     const w = await writer.stop();
+    await statements.print(label, mix.sends.length, 16);
     report(`  ${w.text}`);
     tally(await checkOracle(c, model, oracle, `${label}, its writes done`));
     return { ...m, writer: w };
   }
   await new Promise((r) => setTimeout(r, 2000)); // the counting's garbage, before measuring
+  const statements = createStatementStats(sql); // BENCH_PG_STATEMENTS
 
   // ---- the floor: a bare node:http server that only INSERTs, in the same PostgreSQL
   const floor = await writes.measureFloor(token);
@@ -75,7 +78,6 @@ export async function loadGenerator({ port, token, databaseUrl }) {
   const A = await client.newCollection();
   const modelA = createModel(oracle);
   report(`\nadding ${DOCS} documents to collection A at concurrency ${CONCURRENCY} ...`);
-  const statements = createStatementStats(sql);
   await statements.reset(); // BENCH_PG_STATEMENTS: where PostgreSQL's time goes
   await ask('profile-start'); // BENCH_CPU_PROFILE: where the service thread's time goes
   const addsA = await addRange(A, {
