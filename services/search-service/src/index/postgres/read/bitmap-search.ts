@@ -15,7 +15,6 @@ import {
   type PlanCandidates,
   type QueryPlan,
 } from '../../query-plan';
-import { prefixUpperBound } from '../../prefix-expansion';
 import { noMatches, type SearchHits, type SearchQuery } from '../../search-index';
 import { andInto, andNotInto, copyBitset, isEmpty, newBitset, type Bitset } from '../format/bitset';
 import { CollectionView } from './collection-view';
@@ -33,14 +32,9 @@ import {
 } from './snapshot-reader';
 
 /**
- * Category lists longer than this are not sent to the snapshot's SQL (whose array overlap
- * compares every pair): the pending tail is then filtered here, with a Set.
- */
-const TAIL_SQL_CATEGORIES = 64;
-
-/**
- * The snapshot's tail rows that pass ca (any of) and ex_ca (none of) (the SQL applied short
- * lists already; applying them again changes nothing).
+ * The snapshot's tail rows that pass ca (any of) and ex_ca (none of). The snapshot's filter
+ * applied them already but for facets, whose counts ignore ca; applying them again changes
+ * nothing.
  */
 function tailRows(
   rows: Snapshot['tail'],
@@ -146,8 +140,8 @@ async function searchOnce(
     wanted,
     lookups: [...candidates.lookups],
     // the facet counts ignore ca: the tail is then filtered by ca here
-    ca: !facets && ca && ca.length <= TAIL_SQL_CATEGORIES ? ca : null,
-    exCa: exCa && exCa.length <= TAIL_SQL_CATEGORIES ? exCa : null,
+    ca: facets ? null : ca,
+    exCa,
     from: query.startdate,
     to: query.enddate,
     prefix: prefixFilter(candidates.prefix),
@@ -255,11 +249,9 @@ function bothLists(a: PostingLists, b: PostingLists): PostingLists {
   };
 }
 
-/** prefix=1: what the snapshot's SQL needs to match the prefix in the pending tail. */
+/** prefix=1: what the pending tail's match needs of the prefix (pending-tail.ts). */
 function prefixFilter(prefix: string | null) {
-  return prefix === null
-    ? null
-    : { prefix, upper: prefixUpperBound(prefix), mark: prefixMark(prefix) };
+  return prefix === null ? null : { prefix, mark: prefixMark(prefix) };
 }
 
 /**

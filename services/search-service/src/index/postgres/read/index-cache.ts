@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { CollectionView } from './collection-view';
 import type { PackedSegment } from '../format/packed-segment';
 import type { PackedTermDictionary } from '../format/packed-term-dictionary';
+import type { PendingRow } from './pending-tail';
 
 /** A posting list known to be absent from a segment (cached too: most terms are in few segments). */
 export const ABSENT: Buffer = Buffer.alloc(0);
@@ -43,14 +44,17 @@ type Entry =
   | PackedSegment
   | CategoryLists
   | PackedTermDictionary
-  | PrefixRows;
+  | PrefixRows
+  | PendingRow
+  | Float64Array;
 
 /**
  * The in-process cache of the bitmap index, bounded in bytes (least recently used goes first):
  * posting lists by (segment, kind, term), packed segments by segment, a row segment's category
  * lists by segment, prefix=1's term dictionaries (packed segments) and prefix lists (row
- * segments) by segment, deleted bitmaps by (collection, epoch, chunk, version), and collection
- * views by (collection, epoch). Segments never change and every
+ * segments) by segment, deleted bitmaps by (collection, epoch, chunk, version), collection
+ * views by (collection, epoch), pending rows (their term Sets) by row id, and the row ids a
+ * collection's last snapshot had pending. Segments and pending rows never change and every
  * other key carries the version it was read at, so an entry is never stale: a change made by
  * any instance shows up as a new key in the next search's snapshot (that is the cross-instance
  * invalidation), and old keys age out.
@@ -83,6 +87,15 @@ export interface IndexCache {
     version: number,
     bits: Uint32Array,
   ): void;
+  /** a pending row read before (search_pending.row_id: a row never changes) */
+  pendingRow(rowId: number): PendingRow | undefined;
+  setPendingRow(row: PendingRow): void;
+  /**
+   * the pending row ids of one of the collection's latest snapshots: the rows a search says it
+   * holds (a hint: a row it does not list is read whole, whatever this says)
+   */
+  pendingRowIds(collectionId: string): Float64Array | undefined;
+  setPendingRowIds(collectionId: string, rowIds: Float64Array): void;
   view(collectionId: string, epoch: string): CollectionView | undefined;
   /** (re)stores a view, also after it grew (its size is counted again) */
   setView(view: CollectionView): void;
@@ -123,6 +136,14 @@ export function createIndexCache(maxBytes: number): IndexCache {
       lru.get(`d${collectionId}:${epoch}:${chunk}:${version}`) as Uint32Array | undefined,
     setDeleted(collectionId, epoch, chunk, version, bits) {
       lru.set(`d${collectionId}:${epoch}:${chunk}:${version}`, bits);
+    },
+    pendingRow: (rowId) => lru.get(`q${rowId}`) as PendingRow | undefined,
+    setPendingRow(row) {
+      lru.set(`q${row.rowId}`, row);
+    },
+    pendingRowIds: (collectionId) => lru.get(`Q${collectionId}`) as Float64Array | undefined,
+    setPendingRowIds(collectionId, rowIds) {
+      lru.set(`Q${collectionId}`, rowIds);
     },
     view: (collectionId, epoch) =>
       lru.get(`v${collectionId}:${epoch}`) as CollectionView | undefined,

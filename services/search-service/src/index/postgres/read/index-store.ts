@@ -23,7 +23,7 @@ export interface Snapshot {
   deleted: Array<[number, number]>;
   tombstones: number[];
   /**
-   * pending rows that may match (see SnapshotFilter): [documents.id, regdate as text, its
+   * the pending rows that may match (pending-tail.ts): [documents.id, regdate as text, its
    * terms among the wanted, categories, its title terms among the wanted]
    */
   tail: Array<[number, string, string[], number[], string[]]>;
@@ -31,125 +31,73 @@ export interface Snapshot {
   pendingDf: Map<string, number>;
 }
 
-/**
- * Which pending rows a search reads: those with every `required` term and some `wanted` term
- * (query-plan.ts tailFilter), and the ca / ex_ca / date filters; `lookups`: the terms whose
- * pending document count is wanted.
- */
-export interface SnapshotFilter {
-  required: string[];
-  wanted: string[];
-  lookups: string[];
-  ca: number[] | null;
-  exCa: number[] | null;
-  from: string | null;
-  to: string | null;
-  /**
-   * prefix=1: a pending match also needs a term in [prefix, upper) (prefix-expansion.ts); its
-   * terms (and its title terms, when its title has one) then include `mark`, the plan's term
-   * for the prefix (query-plan.ts prefixMark)
-   */
-  prefix?: { prefix: string; upper: string; mark: string } | null;
-}
-
-/** A snapshot function's row, its tail rows of type T. */
-interface SnapshotRow<T> {
+/** search_snapshot_rows' row. */
+interface SnapshotRowsRow {
   epoch: string | null;
   next_docno: number | null;
   segments: Array<[number | string, number, number, boolean]> | null;
   deleted: Array<[number, number]> | null;
   tombstones: number[] | null;
-  tail: T[] | null;
+  /** [row_id, doc_id, regdate as text, categories, terms | null, title terms | null] */
+  pending: Array<[number, number, string, number[], string[] | null, string[] | null]> | null;
 }
 
-function snapshotOf<T>(
-  r: SnapshotRow<T>,
-  tailRows: (tail: T[]) => Snapshot['tail'],
-  pendingDf = new Map<string, number>(),
-): Snapshot {
+/** A pending row as search_snapshot_rows returns it: its terms are null when it was known. */
+export interface PendingRowRead {
+  rowId: number;
+  docId: number;
+  regdate: string;
+  categories: number[];
+  /** both null when the caller said it holds the row (`known`) */
+  terms: string[] | null;
+  titleTerms: string[] | null;
+}
+
+/** A snapshot but its tail, and every pending row of the collection. */
+export interface SnapshotRows {
+  snapshot: Omit<Snapshot, 'tail' | 'pendingDf'>;
+  pending: PendingRowRead[];
+}
+
+/**
+ * The first read of a search, one statement: the collection's state, segments, deleted
+ * versions, tombstones and every pending row, with the terms of those not in `known` (the
+ * pending row ids the caller holds: search_pending.row_id never changes its row). Which pending
+ * rows match is the caller's (pending-tail.ts).
+ */
+export async function readSnapshotRows(
+  db: Queryable,
+  collectionId: string,
+  known: readonly number[],
+): Promise<SnapshotRows> {
+  const { rows } = await db.query<SnapshotRowsRow>({
+    name: 'bitmap-snapshot-rows',
+    text: 'SELECT * FROM search_snapshot_rows($1, $2::bigint[])',
+    values: [collectionId, known],
+  });
+  const r = rows[0]!;
   return {
-    epoch: r.epoch,
-    nextDocno: r.next_docno ?? 0,
-    segments: (r.segments ?? []).map(([id, firstDocno, docCount, packed]) => ({
-      id: String(id),
-      firstDocno,
-      docCount,
-      packed,
-    })),
-    deleted: r.deleted ?? [],
-    tombstones: r.tombstones ?? [],
-    tail: tailRows(r.tail ?? []),
-    pendingDf,
-  };
-}
-
-export async function readSnapshot(
-  db: Queryable,
-  collectionId: string,
-  f: SnapshotFilter,
-): Promise<Snapshot> {
-  if (typedOnly(f)) return readTypedSnapshot(db, collectionId, f);
-  const { rows } = await db.query({
-    name: 'bitmap-snapshot-plan',
-    text: `SELECT * FROM search_snapshot_plan($1, $2::text[], $3::int[], $4::int[], $5, $6,
-             $7::text[], $8::text[], $9, $10, $11)`,
-    values: [
-      ...filterValues(collectionId, f),
-      f.wanted,
-      f.lookups,
-      ...prefixValues(f),
-      f.prefix?.mark ?? null,
-    ],
-  });
-  const r = rows[0] as SnapshotRow<Snapshot['tail'][number]> & {
-    pending_df: Record<string, number> | null;
-  };
-  return snapshotOf(r, (tail) => tail, new Map(Object.entries(r.pending_df ?? {})));
-}
-
-/** The first six arguments of both snapshot functions: the collection, terms and filters. */
-const filterValues = (collectionId: string, f: SnapshotFilter) =>
-  [collectionId, f.required, f.ca, f.exCa, f.from, f.to] as const;
-
-/** The prefix's range arguments of both (null, null without prefix=1). */
-const prefixValues = (f: SnapshotFilter) => [f.prefix?.prefix ?? null, f.prefix?.upper ?? null];
-
-/**
- * Whether the plan can only match as typed (no term whose count could derive a form, every
- * wanted term required, or the prefix's mark): most queries. Their snapshot is then
- * search_snapshot's, which reads no term of the pending rows back.
- */
-function typedOnly(f: SnapshotFilter): boolean {
-  const required = new Set(f.required);
-  return f.lookups.length === 0 && f.wanted.every((t) => required.has(t) || t === f.prefix?.mark);
-}
-
-/**
- * search_snapshot, its tail rows in the plan's shape: every row it returns has all the wanted
- * terms (and the prefix), so its terms are the wanted ones, and its title terms too when its
- * title has them all (search_snapshot's flag), else none (the plan's title tier needs all).
- */
-async function readTypedSnapshot(
-  db: Queryable,
-  collectionId: string,
-  f: SnapshotFilter,
-): Promise<Snapshot> {
-  const { rows } = await db.query({
-    name: 'bitmap-snapshot',
-    text: 'SELECT * FROM search_snapshot($1, $2::text[], $3::int[], $4::int[], $5, $6, $7, $8)',
-    values: [...filterValues(collectionId, f), ...prefixValues(f)],
-  });
-  const r = rows[0] as SnapshotRow<[number, string, boolean, number[]]>;
-  const wanted = f.wanted;
-  return snapshotOf(r, (tail) =>
-    tail.map(([docId, regdate, inTitle, categories]) => [
+    snapshot: {
+      epoch: r.epoch,
+      nextDocno: r.next_docno ?? 0,
+      segments: (r.segments ?? []).map(([id, firstDocno, docCount, packed]) => ({
+        id: String(id),
+        firstDocno,
+        docCount,
+        packed,
+      })),
+      deleted: r.deleted ?? [],
+      tombstones: r.tombstones ?? [],
+    },
+    pending: (r.pending ?? []).map(([rowId, docId, regdate, categories, terms, titleTerms]) => ({
+      rowId,
       docId,
       regdate,
-      wanted,
       categories,
-      inTitle ? wanted : [],
-    ]),
-  );
+      terms,
+      titleTerms,
+    })),
+  };
 }
 
 export interface PostingRow {

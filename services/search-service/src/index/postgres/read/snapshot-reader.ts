@@ -11,11 +11,12 @@ import {
   readCategoryTerms,
   readPostings,
   readSegmentDocs,
-  readSnapshot,
+  readSnapshotRows,
+  type PendingRowRead,
   type PostingRow,
   type Snapshot,
-  type SnapshotFilter,
 } from './index-store';
+import { pendingRow, pendingTail, type PendingRow, type SnapshotFilter } from './pending-tail';
 import { PackedSegment, packedKey } from '../format/packed-segment';
 import { orPostingsInto, postingsCount } from '../format/postings-codec';
 import { readPrefixLists, type PrefixLists } from './term-dictionary';
@@ -75,7 +76,11 @@ export const CACHED_ABSENT_CATEGORIES = 64;
 export interface SnapshotReader {
   pooled<T>(work: (db: Queryable) => Promise<T>): Promise<T>;
   steady<T>(work: (db: Queryable) => Promise<T>): Promise<T>;
-  /** The first read of a search (in `steady`, its transaction's first statement). */
+  /**
+   * The first read of a search (in `steady`, its transaction's first statement): the snapshot,
+   * with the pending tail matched here (pending-tail.ts) over the collection's pending rows,
+   * whose terms are read only for rows not already in the cache.
+   */
   snapshot(db: Queryable, collectionId: string, filter: SnapshotFilter): Promise<Snapshot>;
   /** The collection's view, extended to every number of the snapshot. */
   view(db: Queryable, collectionId: string, snap: Snapshot): Promise<CollectionView>;
@@ -104,6 +109,16 @@ export interface SnapshotReader {
 }
 
 export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): SnapshotReader {
+  /** a pending row read with its terms, now cached */
+  function rowRead(r: PendingRowRead): PendingRow {
+    // only rows the search said it holds come back without terms
+    if (r.terms === null || r.titleTerms === null)
+      throw new Error(`pending row ${r.rowId} came back without its terms`);
+    const row = pendingRow(r.rowId, r.docId, r.regdate, r.categories, r.terms, r.titleTerms);
+    cache.setPendingRow(row);
+    return row;
+  }
+
   /** view extensions in progress, so concurrent searches extend a view once */
   const extending = new Map<string, Promise<CollectionView>>();
 
@@ -130,7 +145,21 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
     steady: (work) =>
       inTransaction(pool, asIs, (tx) => work(tx), { isolation: 'repeatable read', readOnly: true }),
 
-    snapshot: (db, collectionId, filter) => readSnapshot(db, collectionId, filter),
+    async snapshot(db, collectionId, filter) {
+      /** the pending rows this search holds (from the cache), by row id */
+      const held = new Map<number, PendingRow>();
+      for (const rowId of cache.pendingRowIds(collectionId) ?? []) {
+        const row = cache.pendingRow(rowId);
+        if (row) held.set(rowId, row);
+      }
+      const read = await readSnapshotRows(db, collectionId, [...held.keys()]);
+      const rows = read.pending.map((r) => held.get(r.rowId) ?? rowRead(r));
+      cache.setPendingRowIds(
+        collectionId,
+        Float64Array.from(rows, (r) => r.rowId),
+      );
+      return { ...read.snapshot, ...pendingTail(rows, filter) };
+    },
 
     async view(db, collectionId, snap) {
       const epoch = snap.epoch!;
