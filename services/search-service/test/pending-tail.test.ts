@@ -76,7 +76,7 @@ test('When the pending tail is matched in the service, it equals what search_sna
     const terms = pick(rand, VOCABULARY, 0.35);
     await insertPending(db.pool, String(d), {
       collectionId,
-      regdate: 1_700_000_000 + d,
+      regdate: String(1_700_000_000 + d),
       categories: pick(rand, [1, 2, 3, 4], 0.4),
       titleTerms: pick(rand, terms, 0.5),
       terms,
@@ -130,7 +130,7 @@ describe('the pending rows a search reads', () => {
   const add = (docId: number, terms: string[]) =>
     insertPending(db.pool, String(docId), {
       collectionId,
-      regdate: 1_700_000_000 + docId,
+      regdate: String(1_700_000_000 + docId),
       categories: [],
       titleTerms: [],
       terms,
