@@ -27,7 +27,7 @@ export const SEARCH_HTTP_ERRORS = {
   unsupportedMediaType: { status: 415, text: 'unsupported media type' },
   /**
    * A search of a collection that already has its most searches waiting for its share of the
-   * cores, or one that waited its longest: sent with Retry-After (seconds).
+   * cores, or one that waited its longest: sent with `Retry-After: SEARCH_RETRY_AFTER_SECONDS`.
    */
   tooManyRequests: { status: 429, text: 'too many requests' },
   /** A search's `facet` (beyond the spec) other than `categories`, after every spec check. */
@@ -35,3 +35,7 @@ export const SEARCH_HTTP_ERRORS = {
   /** A search's `prefix` (beyond the spec) other than 0 or 1, after every spec check. */
   prefixInvalid: { status: 400, text: 'prefix parameter is invalid' },
 } as const satisfies Record<string, HttpAnswer>;
+
+/** The `Retry-After` (seconds) sent with `tooManyRequests`: the collection's queue drains in
+ * well under a second at usual search times. */
+export const SEARCH_RETRY_AFTER_SECONDS = 1;

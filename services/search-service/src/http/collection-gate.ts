@@ -1,3 +1,4 @@
+import { SEARCH_RETRY_AFTER_SECONDS } from '@hub/contracts';
 import { ServiceError } from '@hub/service-kit';
 import { HTTP_ERRORS } from './errors';
 
@@ -15,8 +16,9 @@ import { HTTP_ERRORS } from './errors';
  * and a collection's clients could otherwise grow its queue without end. A search that finds
  * `maxWaiting` searches of its collection already waiting is refused at once, and one that has
  * waited `maxWaitMs` is refused then rather than served late: both with 429 `too many
- * requests` and `Retry-After: 1` (a collection beyond its share should slow down; its queue
- * drains in well under a second at usual search times). Other collections are not affected.
+ * requests` and `Retry-After: 1` (the contracts' SEARCH_RETRY_AFTER_SECONDS: a collection
+ * beyond its share should slow down; its queue drains in well under a second at usual search
+ * times). Other collections are not affected.
  */
 export interface CollectionGate {
   /** Runs any other operation of a collection, counting the collection as busy meanwhile. */
@@ -43,12 +45,9 @@ export interface WaitBounds {
 /** The defaults of SEARCH_MAX_QUEUED_SEARCHES and SEARCH_MAX_SEARCH_WAIT_MS. */
 export const DEFAULT_WAIT_BOUNDS: WaitBounds = { maxWaiting: 64, maxWaitMs: 10_000 };
 
-/** What a refused search answers (seconds in Retry-After). */
-export const RETRY_AFTER_SECONDS = 1;
-
 function refused(): ServiceError {
   return new ServiceError(HTTP_ERRORS.tooManyRequests, {
-    headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+    headers: { 'Retry-After': String(SEARCH_RETRY_AFTER_SECONDS) },
   });
 }
 
