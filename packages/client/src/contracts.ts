@@ -22,3 +22,8 @@ export {
   type ContractError,
   type SearchOperation,
 } from '../../contracts/src/search/errors.js';
+export {
+  SEARCH_HTTP_ERRORS,
+  SEARCH_RETRY_AFTER_SECONDS,
+  type HttpAnswer,
+} from '../../contracts/src/search/http-errors.js';

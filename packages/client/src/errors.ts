@@ -1,8 +1,10 @@
 import {
   FEED_ERRORS,
   SEARCH_ERRORS,
+  SEARCH_HTTP_ERRORS,
   type ContractError,
   type FeedErrorRow,
+  type HttpAnswer,
   type SearchOperation,
 } from './contracts.js';
 
@@ -20,7 +22,7 @@ export class HubClientError extends Error {
   }
 }
 
-/** An answer that matches no row of the contracts (a proxy's 502, a 404 of an unknown path, ...). */
+/** An answer that matches no row of the contracts (a proxy's 502, an HTML error page, ...). */
 export class UnexpectedResponseError extends HubClientError {}
 
 export type FeedErrorCode = keyof typeof FEED_ERRORS;
@@ -87,5 +89,46 @@ export class SearchError extends HubClientError {
    * different tables with the same status and text (add and update repeat rows) are the same error. */
   is(row: Pick<ContractError, 'status' | 'text'>): boolean {
     return this.status === row.status && this.text === row.text;
+  }
+}
+
+export type SearchHttpErrorCode = keyof typeof SEARCH_HTTP_ERRORS;
+
+/**
+ * A search-service answer the spec has no row for: one row of `SEARCH_HTTP_ERRORS` (the body is
+ * exactly its text). The HTTP-level answers (404 not found of a path that is no operation, 405,
+ * 400 bad request, 413, 415), the 400s of the search parameters beyond the spec (`hl`,
+ * `hl_pre`, `hl_post`, `facet`, `prefix`), and the 429 (a `TooManyRequestsError`).
+ */
+export class SearchHttpError extends HubClientError {
+  /** the key of the row in SEARCH_HTTP_ERRORS (`facetInvalid`, `tooManyRequests`, ...) */
+  readonly code: SearchHttpErrorCode;
+  readonly text: string;
+
+  constructor(code: SearchHttpErrorCode, body: string) {
+    const row: HttpAnswer = SEARCH_HTTP_ERRORS[code];
+    super(row.text, row.status, body);
+    this.code = code;
+    this.text = row.text;
+  }
+
+  /** True when this error is that row (`e.is(SEARCH_HTTP_ERRORS.prefixInvalid)`). */
+  is(row: HttpAnswer): boolean {
+    return this.status === row.status && this.text === row.text;
+  }
+}
+
+/**
+ * 429 too many requests: the search's collection has too many searches waiting for its share
+ * of the cores. Nothing was done; the same request may be sent again after `retryAfterSeconds`.
+ */
+export class TooManyRequestsError extends SearchHttpError {
+  constructor(
+    body: string,
+    /** the answer's `Retry-After` in seconds (an HTTP-date counted from now); undefined when
+     * absent or invalid */
+    readonly retryAfterSeconds: number | undefined,
+  ) {
+    super('tooManyRequests', body);
   }
 }

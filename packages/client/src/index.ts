@@ -9,10 +9,14 @@ export {
   FeedLinkConflictError,
   HubClientError,
   SearchError,
+  SearchHttpError,
+  TooManyRequestsError,
   UnexpectedResponseError,
   type FeedErrorCode,
   type SearchErrorCode,
+  type SearchHttpErrorCode,
 } from './errors.js';
+export { parseRetryAfter } from './retry-after.js';
 export {
   parseJsonExact,
   isIntegerText,
@@ -27,8 +31,11 @@ export {
   FEED_CATEGORY_CODES,
   FEED_ERRORS,
   SEARCH_ERRORS,
+  SEARCH_HTTP_ERRORS,
+  SEARCH_RETRY_AFTER_SECONDS,
   feedMediaType,
   type ContractError,
+  type HttpAnswer,
   type FeedCategoryCode,
   type FeedErrorRow,
   type FeedFormat,

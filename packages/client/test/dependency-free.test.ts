@@ -41,6 +41,7 @@ describe('The client has no runtime dependencies', () => {
       '../contracts/src/feed/errors.ts',
       '../contracts/src/feed/media-types.ts',
       '../contracts/src/search/errors.ts',
+      '../contracts/src/search/http-errors.ts',
     ]);
     // ... which import nothing themselves
     for (const file of outside) expect(importsOf(path.join(PACKAGE_DIR, file))).toEqual([]);

@@ -1,4 +1,5 @@
 import type { FetchInit, FetchLike } from '../src/http';
+import { SearchClient, type SearchClientOptions } from '../src/search/search-client';
 
 export interface Answer {
   status: number;
@@ -27,4 +28,24 @@ export function fakeFetch(...answers: Answer[]): FetchLike & { calls: Call[] } {
     };
   };
   return Object.assign(fetch, { calls });
+}
+
+export const FAKE_APIKEY = '0123456789abcdef0123456789abcdef';
+
+/** A SearchClient of collection abcd1234 ({base_url} http://h/index, {search_url} http://s) on
+ * a fakeFetch of these answers; `options` adds to or replaces its options. */
+export function fakeSearchClient(
+  answers: Answer[],
+  options: Partial<SearchClientOptions> = {},
+): { fetch: ReturnType<typeof fakeFetch>; search: SearchClient } {
+  const fetch = fakeFetch(...answers);
+  const search = new SearchClient({
+    baseUrl: 'http://h/index',
+    searchUrl: 'http://s',
+    cid: 'abcd1234',
+    apikey: FAKE_APIKEY,
+    fetch,
+    ...options,
+  });
+  return { fetch, search };
 }

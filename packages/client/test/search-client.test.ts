@@ -1,23 +1,14 @@
 import { SEARCH_ERRORS } from '../../contracts/src/search/errors';
 import { SearchError, UnexpectedResponseError } from '../src/errors';
-import { SearchClient } from '../src/search/search-client';
-import { fakeFetch } from './fake-fetch';
+import { FAKE_APIKEY, fakeFetch, fakeSearchClient } from './fake-fetch';
 
 const FORM = 'application/x-www-form-urlencoded;charset=UTF-8';
-const KEY = '0123456789abcdef0123456789abcdef';
+const KEY = FAKE_APIKEY;
 const OK = { status: 200, body: 'OK', headers: { 'Content-Type': 'text/plain; charset=utf-8' } };
 const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8' };
 
 function client(...answers: Parameters<typeof fakeFetch>) {
-  const fetch = fakeFetch(...answers);
-  const search = new SearchClient({
-    baseUrl: 'http://h/index',
-    searchUrl: 'http://s',
-    cid: 'abcd1234',
-    apikey: KEY,
-    fetch,
-  });
-  return { fetch, search };
+  return fakeSearchClient(answers);
 }
 
 describe('SearchClient', () => {
@@ -183,13 +174,14 @@ describe('SearchClient', () => {
     });
   });
 
-  it('A text of another table or status, or an HTTP-level answer, is an UnexpectedResponseError', async () => {
+  it('A text of another table or status, or an answer of no row (a proxy’s 502), is an UnexpectedResponseError', async () => {
     const { search } = client(
       { status: 404, body: 'dockey is empty' },
       { status: 400, body: 'dockey is invalid' },
-      { status: 405, body: 'method not allowed' },
+      { status: 502, body: 'Bad Gateway' },
+      { status: 400, body: 'too many requests' },
     );
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 4; i++) {
       await expect(search.delete({ dockey: 'k' })).rejects.toBeInstanceOf(UnexpectedResponseError);
     }
   });

@@ -1,5 +1,5 @@
 import type { SearchClient } from '@hub/client' with { 'resolution-mode': 'import' };
-import { SEARCH_ERRORS } from '@hub/contracts';
+import { SEARCH_ERRORS, SEARCH_HTTP_ERRORS } from '@hub/contracts';
 import { runClientReadme } from '@hub/testing';
 import { clientDoc as doc, useClientTest, type ClientModule } from './helpers/client';
 
@@ -97,7 +97,7 @@ describe('Errors through @hub/client are the contract rows', () => {
     });
   });
 
-  it('An HTTP-level answer of no contract row is an UnexpectedResponseError', async () => {
+  it('A path that is no operation answers the HTTP-level 404 row: a SearchHttpError notFound', async () => {
     const { c } = await collection();
     const elsewhere = new lib.SearchClient({
       baseUrl: `${url}/nowhere`,
@@ -105,8 +105,17 @@ describe('Errors through @hub/client are the contract rows', () => {
       apikey: c.apikey,
     });
     const error = await elsewhere.status().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(lib.UnexpectedResponseError);
-    expect(error).toMatchObject({ status: 404, body: 'not found' });
+    expect(error).toBeInstanceOf(lib.SearchHttpError);
+    expect(error).toMatchObject({ code: 'notFound', ...SEARCH_HTTP_ERRORS.notFound });
+  });
+
+  it('A search option beyond the spec that the service refuses is a SearchHttpError of its row', async () => {
+    const { search } = await collection();
+    const error = await search
+      .search({ q: 'a', facet: 'bad' as 'categories' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(lib.SearchHttpError);
+    expect(error).toMatchObject({ code: 'facetInvalid', ...SEARCH_HTTP_ERRORS.facetInvalid });
   });
 });
 

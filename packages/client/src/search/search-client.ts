@@ -130,7 +130,9 @@ export class SearchClient {
 
 async function answer(operation: Operation, res: FetchResponse): Promise<string> {
   const text = await res.text();
-  if (res.status !== 200) throw searchErrorOf(operation, res.status, text);
+  if (res.status !== 200) {
+    throw searchErrorOf(operation, res.status, text, res.headers.get('Retry-After'));
+  }
   return text;
 }
 
