@@ -1,10 +1,12 @@
 import http from 'node:http';
-import { SEARCH_ERRORS } from '@hub/contracts';
+import { SEARCH_ERRORS, SEARCH_HTTP_ERRORS, SEARCH_RETRY_AFTER_SECONDS } from '@hub/contracts';
+import { listen } from '@hub/testing';
 import type { AddressInfo } from 'node:net';
 import { createPostgresIndex } from '../src/index/postgres/postgres-index';
 import type { SearchIndex } from '../src/index/search-index';
 import type { SearchApp } from '../src/app';
 import { apiCalls, makeApp, newCollection, useSearchDatabase } from './helpers/harness';
+import { loadClient } from './helpers/client';
 import { client, docJson, type TestCollection } from './helpers/requests';
 
 /**
@@ -101,6 +103,42 @@ test('When a collection already has SEARCH_MAX_QUEUED_SEARCHES searches waiting,
   // the refused search passed the call limit step: it is counted like the two served
   await app.services.callLimiter.flush();
   expect(await apiCalls(db.pool, a)).toBe(1 + 3);
+});
+
+test('Through @hub/client, the 429 is a TooManyRequestsError with its Retry-After, and the retry option sends the search again once the queue drains', async () => {
+  const { app, a, engine, running, waiting } = await appWithFullQueue();
+  const lib = await loadClient();
+  const server = await listen(app);
+  try {
+    const options = { baseUrl: server.url, cid: a.cid, apikey: a.apikey };
+    const error = await new lib.SearchClient(options).search({ q: 'queued' }).catch((e) => e);
+    expect(error).toBeInstanceOf(lib.TooManyRequestsError);
+    expect(error).toMatchObject({
+      ...SEARCH_HTTP_ERRORS.tooManyRequests,
+      code: 'tooManyRequests',
+      retryAfterSeconds: SEARCH_RETRY_AFTER_SECONDS,
+    });
+
+    const waits: number[] = [];
+    const patient = new lib.SearchClient({
+      ...options,
+      retry: {
+        maxAttempts: 2,
+        maxWaitMs: 1000,
+        // the queue drains while the client waits
+        sleep: async (ms) => {
+          waits.push(ms);
+          engine.release();
+          await Promise.all([running, waiting]);
+        },
+      },
+    });
+    expect((await patient.search({ q: 'queued' })).numfound).toBe(1);
+    expect(waits).toEqual([SEARCH_RETRY_AFTER_SECONDS * 1000]);
+  } finally {
+    engine.release();
+    await server.close();
+  }
 });
 
 test('When a collection’s queue is full, a search with a bad parameter still answers its own 400 row (parameters are checked before the wait)', async () => {

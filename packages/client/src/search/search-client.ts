@@ -1,7 +1,13 @@
-import type { SearchOperation } from '../contracts.js';
-import { UnexpectedResponseError } from '../errors.js';
+import { SEARCH_RETRY_AFTER_SECONDS, type SearchOperation } from '../contracts.js';
+import { TooManyRequestsError, UnexpectedResponseError, type HubClientError } from '../errors.js';
 import { stringifyJson } from '../json/stringify-json.js';
-import { globalFetch, joinUrl, type FetchLike, type FetchResponse } from '../http.js';
+import {
+  globalFetch,
+  joinUrl,
+  type FetchInit,
+  type FetchLike,
+  type FetchResponse,
+} from '../http.js';
 import { searchErrorOf } from './search-errors.js';
 import { parseSearchResult } from './search-json.js';
 import type {
@@ -10,6 +16,7 @@ import type {
   SearchDoc,
   SearchOptions,
   SearchResult,
+  SearchRetryOptions,
   SearchStatus,
   UpdateFieldOptions,
   UpdateOptions,
@@ -25,6 +32,8 @@ export interface SearchClientOptions {
   /** the collection's API key */
   readonly apikey: string;
   readonly fetch?: FetchLike;
+  /** retry a 429 too many requests after its Retry-After; default: no retries */
+  readonly retry?: SearchRetryOptions;
 }
 
 type Params = Record<string, string | undefined>;
@@ -34,13 +43,16 @@ const FORM = 'application/x-www-form-urlencoded;charset=UTF-8';
 
 /**
  * One collection of the search-service. Parameters go form-encoded (UTF-8): in the body for
- * POST, PUT and DELETE, in the query string for GET. Errors throw SearchError.
+ * POST, PUT and DELETE, in the query string for GET. Errors throw SearchError (a spec row),
+ * SearchHttpError (a row the spec has not; the 429 a TooManyRequestsError, retried only with
+ * the `retry` option) or UnexpectedResponseError.
  */
 export class SearchClient {
   readonly #base: string;
   readonly #search: string;
   readonly #apikey: string;
   readonly #fetch: FetchLike;
+  readonly #retry: Required<SearchRetryOptions> | undefined;
 
   constructor(options: SearchClientOptions) {
     const cid = encodeURIComponent(options.cid);
@@ -48,6 +60,7 @@ export class SearchClient {
     this.#search = joinUrl(options.searchUrl ?? options.baseUrl, `/v2/${cid}`);
     this.#apikey = options.apikey;
     this.#fetch = options.fetch ?? globalFetch;
+    this.#retry = options.retry && retryOptions(options.retry);
   }
 
   /** Adds a document (406 document is already exists for a dockey in use). */
@@ -102,21 +115,19 @@ export class SearchClient {
   }
 
   async #ok(operation: Operation, method: string, url: string, params: Params): Promise<void> {
-    const res = await this.#fetch(url, {
+    await this.#send(operation, url, {
       method,
       headers: { 'Content-Type': FORM },
       body: form({ apikey: this.#apikey, ...params }),
     });
-    await answer(operation, res);
   }
 
   async #json(operation: Operation, url: string, params: Params): Promise<string> {
     const query = form({ apikey: this.#apikey, ...params });
-    const res = await this.#fetch(`${url}?${query}`, {
+    const { res, text } = await this.#send(operation, `${url}?${query}`, {
       method: 'GET',
       headers: { Accept: 'application/json' },
     });
-    const text = await answer(operation, res);
     if (!/json/i.test(res.headers.get('Content-Type') ?? '')) {
       throw new UnexpectedResponseError(
         'search-service answered a body that is not JSON',
@@ -126,14 +137,50 @@ export class SearchClient {
     }
     return text;
   }
+
+  /** The 200 answer and its text; any other answer throws its error (after the retries). */
+  async #send(
+    operation: Operation,
+    url: string,
+    init: FetchInit,
+  ): Promise<{ res: FetchResponse; text: string }> {
+    let waited = 0;
+    for (let attempt = 1; ; attempt++) {
+      const res = await this.#fetch(url, init);
+      const text = await res.text();
+      if (res.status === 200) return { res, text };
+      const error = searchErrorOf(operation, res.status, text, res.headers.get('Retry-After'));
+      const wait = this.#retryWait(error, attempt, waited);
+      if (wait === undefined) throw error;
+      await this.#retry!.sleep(wait);
+      waited += wait;
+    }
+  }
+
+  /** How long to wait before attempt `attempt + 1`, or undefined when there is none. */
+  #retryWait(error: HubClientError, attempt: number, waited: number): number | undefined {
+    const retry = this.#retry;
+    if (!retry || !(error instanceof TooManyRequestsError) || attempt >= retry.maxAttempts) {
+      return undefined;
+    }
+    const wait = (error.retryAfterSeconds ?? SEARCH_RETRY_AFTER_SECONDS) * 1000;
+    return waited + wait <= retry.maxWaitMs ? wait : undefined;
+  }
 }
 
-async function answer(operation: Operation, res: FetchResponse): Promise<string> {
-  const text = await res.text();
-  if (res.status !== 200) {
-    throw searchErrorOf(operation, res.status, text, res.headers.get('Retry-After'));
+function retryOptions(retry: SearchRetryOptions): Required<SearchRetryOptions> {
+  const { maxAttempts, maxWaitMs } = retry;
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
+    throw new RangeError(`retry.maxAttempts must be an integer of at least 1, not ${maxAttempts}`);
   }
-  return text;
+  if (!(maxWaitMs >= 0)) {
+    throw new RangeError(`retry.maxWaitMs must be 0 or more, not ${maxWaitMs}`);
+  }
+  return { maxAttempts, maxWaitMs, sleep: retry.sleep ?? sleep };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** application/x-www-form-urlencoded (UTF-8, space as +); undefined parameters left out. */

@@ -125,3 +125,18 @@ export interface SearchStatus {
   readonly search_status: 'true' | 'false';
   readonly document_count: number;
 }
+
+/**
+ * Opt-in retries of a request refused with 429 too many requests (a TooManyRequestsError):
+ * nothing was done, so any operation may be sent again. Each retry waits the answer's
+ * `Retry-After` (SEARCH_RETRY_AFTER_SECONDS when it has none); the last refusal is thrown.
+ */
+export interface SearchRetryOptions {
+  /** attempts in all, the first included (2: at most one retry); an integer, at least 1 */
+  readonly maxAttempts: number;
+  /** the longest wait of one request, all its retries together, in ms: a retry that would wait
+   * beyond it is not made (its 429 is thrown at once) */
+  readonly maxWaitMs: number;
+  /** how to wait `ms` milliseconds; default setTimeout (tests give their own) */
+  readonly sleep?: (ms: number) => Promise<void>;
+}

@@ -6,7 +6,7 @@ import type { TestCollection } from './requests';
 
 // The client is ESM: loaded with import() (jest maps it to its TypeScript sources).
 export type ClientModule = typeof import('@hub/client', { with: { 'resolution-mode': 'import' } });
-const loadClient = (): Promise<ClientModule> => import('@hub/client');
+export const loadClient = (): Promise<ClientModule> => import('@hub/client');
 
 export interface ClientTest {
   /** the address the test file's app listens on */
