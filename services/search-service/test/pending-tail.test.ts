@@ -83,10 +83,17 @@ test('When the pending tail is matched in the service, it equals what search_sna
     });
   }
   const read = await readSnapshotRows(db.pool, collectionId, []);
-  const rows = read.pending.map((r) =>
-    pendingRow(r.rowId, r.docId, r.regdate, r.categories, r.terms!, r.titleTerms!),
+  const rows = read.fresh.map((r) =>
+    pendingRow(r.rowId, r.docId, r.regdate, r.categories, r.terms, r.titleTerms),
   );
   expect(rows).toHaveLength(60);
+  // the rows a caller holds come back as their ids only
+  const known = rows.slice(0, 20).map((r) => r.rowId);
+  const again = await readSnapshotRows(db.pool, collectionId, known);
+  expect({ held: again.held.sort(), fresh: again.fresh.length }).toEqual({
+    held: known.sort(),
+    fresh: 40,
+  });
 
   const seen = { tailRows: 0, dfTerms: 0, prefixRows: 0 };
   for (let round = 0; round < 300; round++) {

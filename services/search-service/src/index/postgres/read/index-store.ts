@@ -38,30 +38,34 @@ interface SnapshotRowsRow {
   segments: Array<[number | string, number, number, boolean]> | null;
   deleted: Array<[number, number]> | null;
   tombstones: number[] | null;
-  /** [row_id, doc_id, regdate as text, categories, terms | null, title terms | null] */
-  pending: Array<[number, number, string, number[], string[] | null, string[] | null]> | null;
+  /** the pending row ids the caller said it holds that are still pending (bigints as text) */
+  held: string[] | null;
+  /** the other pending rows: [row_id, doc_id, regdate as text, categories, terms, title terms] */
+  fresh: Array<[number, number, string, number[], string[], string[]]> | null;
 }
 
-/** A pending row as search_snapshot_rows returns it: its terms are null when it was known. */
+/** A pending row as search_snapshot_rows returns it whole. */
 export interface PendingRowRead {
   rowId: number;
   docId: number;
   regdate: string;
   categories: number[];
-  /** both null when the caller said it holds the row (`known`) */
-  terms: string[] | null;
-  titleTerms: string[] | null;
+  terms: string[];
+  titleTerms: string[];
 }
 
-/** A snapshot but its tail, and every pending row of the collection. */
+/** A snapshot but its tail, and the collection's pending rows. */
 export interface SnapshotRows {
   snapshot: Omit<Snapshot, 'tail' | 'pendingDf'>;
-  pending: PendingRowRead[];
+  /** the rows of `known` still pending */
+  held: number[];
+  /** every other pending row, whole */
+  fresh: PendingRowRead[];
 }
 
 /**
  * The first read of a search, one statement: the collection's state, segments, deleted
- * versions, tombstones and every pending row, with the terms of those not in `known` (the
+ * versions, tombstones and every pending row: whole, or only its id when it is in `known` (the
  * pending row ids the caller holds: search_pending.row_id never changes its row). Which pending
  * rows match is the caller's (pending-tail.ts).
  */
@@ -89,7 +93,8 @@ export async function readSnapshotRows(
       deleted: r.deleted ?? [],
       tombstones: r.tombstones ?? [],
     },
-    pending: (r.pending ?? []).map(([rowId, docId, regdate, categories, terms, titleTerms]) => ({
+    held: (r.held ?? []).map(Number),
+    fresh: (r.fresh ?? []).map(([rowId, docId, regdate, categories, terms, titleTerms]) => ({
       rowId,
       docId,
       regdate,

@@ -109,11 +109,8 @@ export interface SnapshotReader {
 }
 
 export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): SnapshotReader {
-  /** a pending row read with its terms, now cached */
+  /** a pending row read whole, now cached */
   function rowRead(r: PendingRowRead): PendingRow {
-    // only rows the search said it holds come back without terms
-    if (r.terms === null || r.titleTerms === null)
-      throw new Error(`pending row ${r.rowId} came back without its terms`);
     const row = pendingRow(r.rowId, r.docId, r.regdate, r.categories, r.terms, r.titleTerms);
     cache.setPendingRow(row);
     return row;
@@ -153,7 +150,7 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
         if (row) held.set(rowId, row);
       }
       const read = await readSnapshotRows(db, collectionId, [...held.keys()]);
-      const rows = read.pending.map((r) => held.get(r.rowId) ?? rowRead(r));
+      const rows = [...read.held.map((rowId) => held.get(rowId)!), ...read.fresh.map(rowRead)];
       cache.setPendingRowIds(
         collectionId,
         Float64Array.from(rows, (r) => r.rowId),
