@@ -90,7 +90,11 @@ export async function loadGenerator({ port, token, databaseUrl }) {
   await statements.print('the adds to A', DOCS);
   const loaded = performance.now();
   const since = () => `${((performance.now() - loaded) / 1000).toFixed(1)} s after the load`;
-  report(`\nRIGHT AFTER THE LOAD (no settling, no warm-up), at concurrency ${CONCURRENCY}`);
+  const pendingNow = async () =>
+    (await sql.query('SELECT count(*)::int AS n FROM search_pending')).rows[0].n;
+  report(
+    `\nRIGHT AFTER THE LOAD (no settling, no warm-up), at concurrency ${CONCURRENCY}; ${await pendingNow()} documents not folded yet`,
+  );
   const rightAfter = await measure(A, `query kinds, right after the load (from ${since()})`, {
     warmUp: false,
   });

@@ -83,6 +83,9 @@ export function createSearches({ client, kinds }) {
     });
     for (const l of per.values()) l.sort((a, b) => a - b);
     const worst = Math.max(...[...per.values()].map((l) => percentile(l, 99)));
+    const row = ([kind, l]) =>
+      `${kind} ${percentile(l, 50).toFixed(1)}/${percentile(l, 99).toFixed(1)}`;
+    report(`  per kind, p50/p99 ms: ${[...per.entries()].map(row).join('; ')}`);
     return { per, worst, ...t };
   }
 
