@@ -154,8 +154,12 @@ export function searchRoutes(deps: RouteDeps): Router {
         const query = checkSearchParams(searchParams(params));
         const highlight = checkHighlightParams(highlightParams(params));
         // a search waiting for its collection's share leaves the queue when its client goes away
+        // (a close after the answer was sent aborts nothing: abort() builds a DOMException,
+        // 0.8 % of the service thread's time when every search paid for it)
         const gone = new AbortController();
-        res.once('close', () => gone.abort());
+        res.once('close', () => {
+          if (!res.writableFinished) gone.abort();
+        });
         const result = await deps.gate.run(
           collection.id,
           () => searchDocuments(deps, collection.id, query, highlight),
