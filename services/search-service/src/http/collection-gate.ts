@@ -6,11 +6,14 @@ import { HTTP_ERRORS } from './errors';
  * Fair sharing of the cores between collections. A search is CPU work on cores that every
  * collection shares: without a cap, one collection's clients can take the whole machine and
  * slow every other collection's adds and searches. So the searches of one collection that run
- * at a time are capped at `limit` divided by the number of collections busy right now (any
- * operation of theirs in flight, this one included), at least 1; more wait, in order of
- * arrival. Alone, a collection gets the whole `limit`; while another collection adds or
- * searches, each gets its share. A collection only ever waits behind its own searches.
- * limit 0: no cap.
+ * at a time are capped at its share of `limit`, in proportion to its demand: its operations in
+ * flight (searches running or waiting, writes; this one included) over all collections'
+ * operations in flight, rounded, at least 1, at most `limit`. More wait, in order of arrival.
+ * Alone, a collection gets the whole `limit`; against another collection as busy as itself
+ * (16 adds in flight beside its 16 searches), half; against one write in flight now and then
+ * (a collection written at 50/s), still the whole `limit` (round(2 × 16/17) = 2), so a little
+ * traffic elsewhere does not halve a busy collection's searches. A collection only ever waits
+ * behind its own searches. limit 0: no cap.
  *
  * The wait is bounded, in number and in time: each waiting search holds its request in memory,
  * and a collection's clients could otherwise grow its queue without end. A search that finds
@@ -29,8 +32,8 @@ export interface CollectionGate {
    * aborts while it waits (its client went away) leaves the queue at once, refused the same way.
    */
   run<T>(collectionId: string, work: () => Promise<T>, signal?: AbortSignal): Promise<T>;
-  /** searches of one collection allowed to run at once now */
-  cap(): number;
+  /** searches of the collection allowed to run at once now (its share) */
+  cap(collectionId: string): number;
   /** searches running and waiting, per collection (tests) */
   load(collectionId: string): { active: number; waiting: number };
 }
@@ -62,21 +65,27 @@ export function createCollectionGate(
 ): CollectionGate {
   /** operations in flight per collection (searches running or waiting included) */
   const inFlight = new Map<string, number>();
+  /** operations in flight over all collections */
+  let total = 0;
   const searches = new Map<string, { active: number; waiting: Waiter[] }>();
 
   function enter(collectionId: string): void {
     inFlight.set(collectionId, (inFlight.get(collectionId) ?? 0) + 1);
+    total++;
   }
 
   function leave(collectionId: string): void {
     const n = inFlight.get(collectionId)! - 1;
     if (n === 0) inFlight.delete(collectionId);
     else inFlight.set(collectionId, n);
+    total--;
   }
 
-  function cap(): number {
+  function cap(collectionId: string): number {
     if (limit <= 0) return Infinity;
-    return Math.max(1, Math.floor(limit / Math.max(1, inFlight.size)));
+    const mine = inFlight.get(collectionId) ?? 0;
+    if (mine >= total) return limit;
+    return Math.max(1, Math.min(limit, Math.round((limit * mine) / total)));
   }
 
   async function track<T>(collectionId: string, work: () => Promise<T>): Promise<T> {
@@ -101,10 +110,13 @@ export function createCollectionGate(
       searches.set(collectionId, slot);
     }
     const mine = slot;
-    if (mine.active < cap()) mine.active++;
+    if (mine.waiting.length === 0 && mine.active < cap(collectionId)) mine.active++;
     else {
       try {
-        await waitForSlot(mine.waiting, signal);
+        const turn = waitForSlot(mine.waiting, signal);
+        // its arrival may have grown its collection's share: the first in line go first
+        startWaiting(collectionId, mine);
+        await turn;
       } catch (e) {
         leave(collectionId); // its collection's searches are still running: the entry stays
         throw e;
@@ -115,12 +127,17 @@ export function createCollectionGate(
     } finally {
       leave(collectionId);
       mine.active--;
-      // the freed slot (or more, when fewer collections are busy now) goes to the next searches
-      while (mine.waiting.length > 0 && mine.active < cap()) {
-        mine.active++;
-        mine.waiting.shift()!.start();
-      }
+      // the freed slot (or more, when the others are less busy now) goes to the next searches
+      startWaiting(collectionId, mine);
       if (mine.active === 0) searches.delete(collectionId);
+    }
+  }
+
+  /** Starts a collection's waiting searches, in order, while its share has room. */
+  function startWaiting(collectionId: string, mine: { active: number; waiting: Waiter[] }): void {
+    while (mine.waiting.length > 0 && mine.active < cap(collectionId)) {
+      mine.active++;
+      mine.waiting.shift()!.start();
     }
   }
 
