@@ -56,15 +56,14 @@ test('When one collection is at its cap, another collection’s search runs at o
   expect(await queued).toBe('queued');
 });
 
-test('When another collection is as busy, a collection’s searches run at most its share of the cap at once', async () => {
+test('When another collection has as many operations in flight as the cap, a collection’s searches run at most its share of the cap at once', async () => {
   const gate = createCollectionGate(2);
-  const adds = Array.from({ length: 4 }, deferred);
+  const adds = Array.from({ length: 2 }, deferred);
   const adding = adds.map((a) => gate.track('writer', () => a.promise));
   const started: number[] = [];
   const releases = Array.from({ length: 4 }, deferred);
   const runs = runEach(gate, 'reader', releases, started);
   await new Promise((r) => setImmediate(r));
-  // 4 of the 8 operations in flight: half of the cap
   expect(gate.cap('reader')).toBe(1);
   expect(started).toEqual([0]);
   expect(gate.load('reader')).toEqual({ active: 1, waiting: 3 });
@@ -82,7 +81,7 @@ test('When another collection is as busy, a collection’s searches run at most 
   expect(gate.load('reader')).toEqual({ active: 0, waiting: 0 });
 });
 
-test('When another collection has one write in flight beside many searches here, the searches keep the whole cap, in order of arrival', async () => {
+test('When the other collections have fewer operations in flight than the cap, a collection’s searches keep the whole cap, in order of arrival', async () => {
   const gate = createCollectionGate(2);
   const add = deferred();
   const adding = gate.track('writer', () => add.promise);
@@ -90,10 +89,10 @@ test('When another collection has one write in flight beside many searches here,
   const releases = Array.from({ length: 6 }, deferred);
   const runs = runEach(gate, 'reader', releases, started);
   await new Promise((r) => setImmediate(r));
-  // 6 of the 7 operations in flight: round(2 × 6 / 7) = 2
   expect(gate.cap('reader')).toBe(2);
   expect(started).toEqual([0, 1]);
   expect(gate.load('reader')).toEqual({ active: 2, waiting: 4 });
+  // the writer's side: the reader's 6 fill the cores, so the writer's searches get their share
   expect(gate.cap('writer')).toBe(1);
   add.resolve();
   await adding;

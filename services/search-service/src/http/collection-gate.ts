@@ -6,14 +6,12 @@ import { HTTP_ERRORS } from './errors';
  * Fair sharing of the cores between collections. A search is CPU work on cores that every
  * collection shares: without a cap, one collection's clients can take the whole machine and
  * slow every other collection's adds and searches. So the searches of one collection that run
- * at a time are capped at its share of `limit`, in proportion to its demand: its operations in
- * flight (searches running or waiting, writes; this one included) over all collections'
- * operations in flight, rounded, at least 1, at most `limit`. More wait, in order of arrival.
- * Alone, a collection gets the whole `limit`; against another collection as busy as itself
- * (16 adds in flight beside its 16 searches), half; against one write in flight now and then
- * (a collection written at 50/s), still the whole `limit` (round(2 × 16/17) = 2), so a little
- * traffic elsewhere does not halve a busy collection's searches. A collection only ever waits
- * behind its own searches. limit 0: no cap.
+ * at a time are capped at its share of `limit`: the whole `limit` while the other collections
+ * have fewer operations in flight than `limit` (light traffic, which cannot fill the cores on
+ * its own: a collection written at 50/s has one write in flight now and then), else `limit`
+ * divided by the number of busy collections (any operation of theirs in flight, this one
+ * included), at least 1. More wait, in order of arrival. A collection only ever waits behind
+ * its own searches. limit 0: no cap.
  *
  * The wait is bounded, in number and in time: each waiting search holds its request in memory,
  * and a collection's clients could otherwise grow its queue without end. A search that finds
@@ -83,9 +81,9 @@ export function createCollectionGate(
 
   function cap(collectionId: string): number {
     if (limit <= 0) return Infinity;
-    const mine = inFlight.get(collectionId) ?? 0;
-    if (mine >= total) return limit;
-    return Math.max(1, Math.min(limit, Math.round((limit * mine) / total)));
+    const others = total - (inFlight.get(collectionId) ?? 0);
+    if (others < limit) return limit;
+    return Math.max(1, Math.floor(limit / inFlight.size));
   }
 
   async function track<T>(collectionId: string, work: () => Promise<T>): Promise<T> {
