@@ -6,12 +6,11 @@ import { HTTP_ERRORS } from './errors';
  * Fair sharing of the cores between collections. A search is CPU work on cores that every
  * collection shares: without a cap, one collection's clients can take the whole machine and
  * slow every other collection's adds and searches. So the searches of one collection that run
- * at a time are capped at its share of `limit`: the whole `limit` while the other collections
- * have fewer operations in flight than `limit` (light traffic, which cannot fill the cores on
- * its own: a collection written at 50/s has one write in flight now and then), else `limit`
- * divided by the number of busy collections (any operation of theirs in flight, this one
- * included), at least 1. More wait, in order of arrival. A collection only ever waits behind
- * its own searches. limit 0: no cap.
+ * at a time are capped at `limit` divided by the number of collections busy right now (any
+ * operation of theirs in flight, this one included), at least 1; more wait, in order of
+ * arrival. Alone, a collection gets the whole `limit`; while another collection adds or
+ * searches, each gets its share. A collection only ever waits behind its own searches.
+ * limit 0: no cap.
  *
  * The wait is bounded, in number and in time: each waiting search holds its request in memory,
  * and a collection's clients could otherwise grow its queue without end. A search that finds
@@ -30,8 +29,8 @@ export interface CollectionGate {
    * aborts while it waits (its client went away) leaves the queue at once, refused the same way.
    */
   run<T>(collectionId: string, work: () => Promise<T>, signal?: AbortSignal): Promise<T>;
-  /** searches of the collection allowed to run at once now (its share) */
-  cap(collectionId: string): number;
+  /** searches of one collection allowed to run at once now */
+  cap(): number;
   /** searches running and waiting, per collection (tests) */
   load(collectionId: string): { active: number; waiting: number };
 }
@@ -63,27 +62,21 @@ export function createCollectionGate(
 ): CollectionGate {
   /** operations in flight per collection (searches running or waiting included) */
   const inFlight = new Map<string, number>();
-  /** operations in flight over all collections */
-  let total = 0;
   const searches = new Map<string, { active: number; waiting: Waiter[] }>();
 
   function enter(collectionId: string): void {
     inFlight.set(collectionId, (inFlight.get(collectionId) ?? 0) + 1);
-    total++;
   }
 
   function leave(collectionId: string): void {
     const n = inFlight.get(collectionId)! - 1;
     if (n === 0) inFlight.delete(collectionId);
     else inFlight.set(collectionId, n);
-    total--;
   }
 
-  function cap(collectionId: string): number {
+  function cap(): number {
     if (limit <= 0) return Infinity;
-    const others = total - (inFlight.get(collectionId) ?? 0);
-    if (others < limit) return limit;
-    return Math.max(1, Math.floor(limit / inFlight.size));
+    return Math.max(1, Math.floor(limit / Math.max(1, inFlight.size)));
   }
 
   async function track<T>(collectionId: string, work: () => Promise<T>): Promise<T> {
@@ -108,13 +101,10 @@ export function createCollectionGate(
       searches.set(collectionId, slot);
     }
     const mine = slot;
-    if (mine.waiting.length === 0 && mine.active < cap(collectionId)) mine.active++;
+    if (mine.active < cap()) mine.active++;
     else {
       try {
-        const turn = waitForSlot(mine.waiting, signal);
-        // its arrival may have grown its collection's share: the first in line go first
-        startWaiting(collectionId, mine);
-        await turn;
+        await waitForSlot(mine.waiting, signal);
       } catch (e) {
         leave(collectionId); // its collection's searches are still running: the entry stays
         throw e;
@@ -125,17 +115,12 @@ export function createCollectionGate(
     } finally {
       leave(collectionId);
       mine.active--;
-      // the freed slot (or more, when the others are less busy now) goes to the next searches
-      startWaiting(collectionId, mine);
+      // the freed slot (or more, when fewer collections are busy now) goes to the next searches
+      while (mine.waiting.length > 0 && mine.active < cap()) {
+        mine.active++;
+        mine.waiting.shift()!.start();
+      }
       if (mine.active === 0) searches.delete(collectionId);
-    }
-  }
-
-  /** Starts a collection's waiting searches, in order, while its share has room. */
-  function startWaiting(collectionId: string, mine: { active: number; waiting: Waiter[] }): void {
-    while (mine.waiting.length > 0 && mine.active < cap(collectionId)) {
-      mine.active++;
-      mine.waiting.shift()!.start();
     }
   }
 
