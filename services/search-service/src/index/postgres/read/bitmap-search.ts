@@ -32,9 +32,8 @@ import {
 } from './snapshot-reader';
 
 /**
- * The snapshot's tail rows that pass ca (any of) and ex_ca (none of). The snapshot's filter
- * applied them already but for facets, whose counts ignore ca; applying them again changes
- * nothing.
+ * The snapshot's tail rows that pass ca (any of) and ex_ca (none of); null: not applied here
+ * (searchOnce applies only the ca that the snapshot's filter left out for facets).
  */
 function tailRows(
   rows: Snapshot['tail'],
@@ -189,9 +188,10 @@ async function searchOnce(
   }
   const plan = decidePlan(candidates, df);
   const rows = planRows(snap.tail, plan);
-  const tail = tailMatches(rows, ca, exCa, plan);
+  // the snapshot's tail passed ex_ca, and ca unless facets (whose counts ignore ca)
+  const tail = tailMatches(rows, facets ? ca : null, null, plan);
   /** every pending match but for ca: what the facet counts take of the tail */
-  const facetTail = () => tailRows(rows, null, exCa);
+  const facetTail = () => rows;
   const matches = newBitset(size);
   /** sort 0: as many (empty) tiers as the plan ranks by, until the folded ones are known */
   let tiers: Bitset[] =
