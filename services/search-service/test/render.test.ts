@@ -1,12 +1,21 @@
-import { searchJson, searchXml, statusJson, statusXml, xmlText } from '../src/http/render';
+import {
+  searchJson as searchJsonBytes,
+  searchXml,
+  statusJson,
+  statusXml,
+  xmlText,
+} from '../src/http/render';
 import type { SearchResult } from '../src/domain/search';
 
 const result = (doc: string, archive: Record<string, string> = {}): SearchResult => ({
   querytime: 3,
   start: 0,
   numfound: 12345678901,
-  docs: [{ dockey: 'k<1>', doc, archive }],
+  docs: [{ dockey: 'k<1>', doc: Buffer.from(doc), archive }],
 });
+
+/** the JSON answer as text (the writer answers UTF-8 bytes) */
+const searchJson = (r: SearchResult): string => searchJsonBytes(r).toString('utf8');
 
 describe('JSON writer', () => {
   test('When a stored doc has int64 numbers, the JSON keeps their exact text', () => {
@@ -99,6 +108,26 @@ describe('JSON writer: splicing the stored text', () => {
     expect(parsed.docs[0].icontents_title).toBe('{"categories":[1]}');
   });
 
+  test("When a page has several docs of multi-byte text, each doc's bytes are spliced whole, comma-separated", () => {
+    const docs = [
+      '{"icontents_title":"서울 맛집 😀"}',
+      '{}',
+      '{"categories":[2],"icontents_b":"é"}',
+    ];
+    const page: SearchResult = {
+      querytime: 1,
+      start: 0,
+      numfound: 3,
+      docs: docs.map((doc, i) => ({ dockey: `k${i}`, doc: Buffer.from(doc), archive: {} })),
+    };
+    expect(searchJson(page)).toBe(
+      '{"querytime":1,"start":0,"numfound":3,"docs":[' +
+        '{"dockey":"k0","icontents_title":"서울 맛집 😀","categories":[]},' +
+        '{"dockey":"k1","categories":[]},' +
+        '{"dockey":"k2","categories":[2],"icontents_b":"é"}]}',
+    );
+  });
+
   test('When categories is the first field or the doc is empty, the output is still valid JSON', () => {
     expect(JSON.parse(searchJson(result('{"categories":[7],"score_a":1}'))).docs[0]).toEqual({
       dockey: 'k<1>',
@@ -118,7 +147,7 @@ describe('highlight fields (hl=1)', () => {
     docs: [
       {
         dockey: 'k',
-        doc: '{"icontents_title":"a <b>"}',
+        doc: Buffer.from('{"icontents_title":"a <b>"}'),
         archive: { archive_thumbnail: 'http://t/x' },
         highlight: { title: '<em>a</em> &lt;b&gt;', body: 'x "&amp;"' },
       },

@@ -14,10 +14,10 @@ import type { EngineHighlight } from '../index/search-index';
  * text. Only the page's documents are highlighted (len ≤ 100), each within bounded work.
  */
 
-/** A document of the page: its stored doc JSON and documents.id. */
+/** A document of the page: its stored doc JSON (UTF-8) and documents.id. */
 export interface PageDocument {
   id: string;
-  doc: string;
+  doc: Buffer;
 }
 
 export interface HighlightFields {
@@ -50,7 +50,7 @@ export function highlightPage(
   let own: Highlighter | null = null;
   const out = new Map<string, HighlightFields>();
   for (const d of docs) {
-    const stored = JSON.parse(d.doc) as Record<string, unknown>;
+    const stored = JSON.parse(d.doc.toString('utf8')) as Record<string, unknown>;
     const title = storedText(stored, TITLE_FIELD);
     const body = storedText(stored, BODY_FIELD);
     const theirs = engine?.get(d.id);

@@ -20,8 +20,8 @@ import { check, step } from './steps';
 /** One document of a result page, as stored, plus the result-only fields. */
 export interface ResultDocument {
   dockey: string;
-  /** the stored doc JSON (exact numbers) */
-  doc: string;
+  /** the stored doc JSON (exact numbers), as its UTF-8 bytes (store/result-documents.ts) */
+  doc: Buffer;
   /** archive_* fields from the thumbnail service */
   archive: Record<string, string>;
   /** hl=1: highlight_title and highlight_body (beyond the spec) */

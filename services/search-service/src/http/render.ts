@@ -16,7 +16,7 @@ import type { CollectionStatus } from '../domain/status';
 export type ResultFields = Array<[string, unknown]>;
 
 export function resultFields(d: ResultDocument): ResultFields {
-  const stored = parse(d.doc) as Record<string, unknown>;
+  const stored = parse(d.doc.toString('utf8')) as Record<string, unknown>;
   const fields: ResultFields = [['dockey', d.dockey], ...Object.entries(stored)];
   if (!('categories' in stored)) fields.push(['categories', []]);
   for (const [name, value] of Object.entries(d.archive)) fields.push([name, value]);
@@ -36,21 +36,46 @@ function highlightFields(d: ResultDocument): Array<[string, string]> {
 // ---------------------------------------------------------------- JSON
 
 /**
- * The stored doc is compact JSON written by lossless-json (exact numbers): its text is spliced
- * into the result as it is, with no parse and re-serialisation. A top-level key can only be
- * preceded by `{` or `,`; inside a string a quote is always escaped, so this test is exact.
+ * The stored doc is compact JSON written by lossless-json (exact numbers): its bytes are spliced
+ * into the answer as they are, with no parse, re-serialisation or string of them made
+ * (store/result-documents.ts reads them as bytes). A top-level key can only be preceded by `{`
+ * (the first key) or `,`; inside a string a quote is always escaped, so this test is exact.
  */
-const HAS_CATEGORIES = /[{,]"categories":/;
+function hasCategories(doc: Buffer): boolean {
+  return doc.indexOf('{"categories":') === 0 || doc.indexOf(',"categories":') !== -1;
+}
 
-function jsonDoc(d: ResultDocument): string {
-  const stored = d.doc.slice(1, -1);
-  let out = `{"dockey":${JSON.stringify(d.dockey)}`;
-  if (stored) out += `,${stored}`;
-  if (!HAS_CATEGORIES.test(d.doc)) out += ',"categories":[]';
-  for (const [name, value] of [...Object.entries(d.archive), ...highlightFields(d)]) {
-    out += `,${JSON.stringify(name)}:${JSON.stringify(value)}`;
+/** The answer's pieces: text and the stored docs' bytes, joined once into one Buffer. */
+class JsonAnswer {
+  private readonly parts: Buffer[] = [];
+  private text = '';
+
+  write(s: string): this {
+    this.text += s;
+    return this;
   }
-  return `${out}}`;
+
+  bytes(b: Buffer): this {
+    if (this.text) this.parts.push(Buffer.from(this.text));
+    this.text = '';
+    this.parts.push(b);
+    return this;
+  }
+
+  done(): Buffer {
+    if (this.text) this.parts.push(Buffer.from(this.text));
+    return Buffer.concat(this.parts);
+  }
+}
+
+function jsonDoc(out: JsonAnswer, d: ResultDocument): void {
+  out.write(`{"dockey":${JSON.stringify(d.dockey)}`);
+  if (d.doc.length > 2) out.write(',').bytes(d.doc.subarray(1, -1)); // {} has no fields
+  if (!hasCategories(d.doc)) out.write(',"categories":[]');
+  for (const [name, value] of [...Object.entries(d.archive), ...highlightFields(d)]) {
+    out.write(`,${JSON.stringify(name)}:${JSON.stringify(value)}`);
+  }
+  out.write('}');
 }
 
 /** ,"facets":{"categories":{"3":120,"7":45}} (keys ascending), or nothing without facet */
@@ -60,11 +85,18 @@ function jsonFacets(r: SearchResult): string {
   return `,"facets":{"categories":{${counts}}}`;
 }
 
-/** {"querytime":…,"start":…,"numfound":…,"docs":[…]}, then "facets" when asked for */
-export function searchJson(r: SearchResult): string {
-  return `{"querytime":${r.querytime},"start":${r.start},"numfound":${r.numfound},"docs":[${r.docs
-    .map(jsonDoc)
-    .join(',')}]${jsonFacets(r)}}`;
+/**
+ * {"querytime":…,"start":…,"numfound":…,"docs":[…]}, then "facets" when asked for: UTF-8
+ * bytes, the stored docs among them as they were read
+ */
+export function searchJson(r: SearchResult): Buffer {
+  const out = new JsonAnswer();
+  out.write(`{"querytime":${r.querytime},"start":${r.start},"numfound":${r.numfound},"docs":[`);
+  r.docs.forEach((d, i) => {
+    if (i > 0) out.write(',');
+    jsonDoc(out, d);
+  });
+  return out.write(`]${jsonFacets(r)}}`).done();
 }
 
 /** {"search_status":"true"|"false","document_count":…} (search_status is a string, as in the spec) */

@@ -68,7 +68,7 @@ function ok(res: Response): void {
   res.status(200).type(PLAIN).send('OK');
 }
 
-function sendAs(res: Response, format: 'xml' | 'json', body: string): void {
+function sendAs(res: Response, format: 'xml' | 'json', body: string | Buffer): void {
   res
     .status(200)
     .set('Cache-Control', 'no-store')
