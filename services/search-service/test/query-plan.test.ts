@@ -222,6 +222,22 @@ describe('query plan: the brute force the bench and the evaluation count with', 
     expect(counter.count()).toBe(found('서울맛집', KOREAN).length);
     expect(counter.count()).toBe(4);
   });
+
+  test('When many documents repeat the same terms, PlanCounter counts each one, as a brute force over the documents does', () => {
+    // documents drawn with repeats from KOREAN's: the plan's counts and matches are per document
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % KOREAN.docs.length;
+    const picked = Array.from({ length: 500 }, next);
+    const docs = picked.map((i) => KOREAN.docs[i]!);
+    const dict = { docs, sets: picked.map((i) => KOREAN.sets[i]!), df: (t: string) => 0 };
+    dict.df = (t) => dict.sets.filter((s) => s.has(t)).length;
+    for (const q of ['서울맛집', '서울 맛집', '경복궁 야경', '맛집']) {
+      const counter = new PlanCounter(q);
+      for (const terms of dict.sets) counter.add((t) => terms.has(t));
+      expect(counter.plan()).toEqual(planQuery(q, dict.df));
+      expect(counter.count()).toBe(found(q, dict).length);
+    }
+  });
 });
 
 describe('query plan: prefix=1 (search-as-you-type) as a mark in the last word', () => {
