@@ -229,8 +229,8 @@ describe('query plan: the brute force the bench and the evaluation count with', 
     const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % KOREAN.docs.length;
     const picked = Array.from({ length: 500 }, next);
     const docs = picked.map((i) => KOREAN.docs[i]!);
-    const dict = { docs, sets: picked.map((i) => KOREAN.sets[i]!), df: (t: string) => 0 };
-    dict.df = (t) => dict.sets.filter((s) => s.has(t)).length;
+    const sets = picked.map((i) => KOREAN.sets[i]!);
+    const dict = { docs, sets, df: (t: string) => sets.filter((s) => s.has(t)).length };
     for (const q of ['서울맛집', '서울 맛집', '경복궁 야경', '맛집']) {
       const counter = new PlanCounter(q);
       for (const terms of dict.sets) counter.add((t) => terms.has(t));
