@@ -1,4 +1,5 @@
 import type { Queryable } from '@hub/service-kit';
+import type { StoredDocument } from './documents';
 
 /**
  * Reads the documents of a result page by documents.id, after the engine found them: by id, in
@@ -20,13 +21,12 @@ type PageLoader<T> = (
 ) => Promise<Map<string, T>>;
 
 /** A stored document of a result page: its doc as the UTF-8 bytes of the stored JSON. */
-export interface PageDocumentRow {
-  id: string;
-  dockey: string;
-  version: string;
-  /** the doc as stored (the client's JSON, every number with its exact text), UTF-8 */
+export interface PageDocumentRow extends Omit<StoredDocument, 'doc'> {
   doc: Buffer;
 }
+
+/** A page row as the driver reads it: the doc as base64 (DOC_BYTES). */
+type EncodedRow = Omit<PageDocumentRow, 'doc'> & { doc: string };
 
 /** the doc column as base64 of its UTF-8 bytes (PostgreSQL breaks the text into lines) */
 const DOC_BYTES = `encode(convert_to(d.doc, 'UTF8'), 'base64')`;
@@ -36,7 +36,7 @@ const docBytes = (base64: string): Buffer => Buffer.from(base64, 'base64');
 /** The stored documents of the page. */
 export const loadDocuments: PageLoader<PageDocumentRow> = async (db, collectionId, ids) => {
   if (ids.length === 0) return new Map();
-  const { rows } = await db.query<Omit<PageDocumentRow, 'doc'> & { doc: string }>({
+  const { rows } = await db.query<EncodedRow>({
     name: 'document-load-bytes',
     text: `SELECT d.id, d.dockey, d.version, ${DOC_BYTES} AS doc FROM documents d
            WHERE d.id = ANY($1::bigint[]) AND d.collection_id = $2`,
@@ -67,8 +67,7 @@ export const loadDocumentsWithThumbnails: PageLoader<StoredDocumentWithThumbnail
 ) => {
   if (ids.length === 0) return new Map();
   const { rows } = await db.query<
-    Omit<PageDocumentRow, 'doc'> & {
-      doc: string;
+    EncodedRow & {
       size: string | null;
       thumbnail_key: string;
       source_url: string;
