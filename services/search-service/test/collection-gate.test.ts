@@ -56,22 +56,35 @@ test('When one collection is at its cap, another collection’s search runs at o
   expect(await queued).toBe('queued');
 });
 
-test('When another collection has an operation in flight, a collection’s searches run at most its share of the cap at once', async () => {
-  const gate = createCollectionGate(4);
-  const add = deferred();
-  const adding = gate.track('writer', () => add.promise);
+/** A clock the test moves by hand, for the gate's averages of operations in flight. */
+function manualClock() {
+  const clock = { t: 0, demandWindowMs: 1_000, now: () => clock.t };
+  return clock;
+}
+
+const NO_BOUNDS = { maxWaiting: 64, maxWaitMs: 60_000 };
+
+test('When another collection keeps as many operations in flight as the cap on average, a collection’s searches run at most its share of the cap at once', async () => {
+  const clock = manualClock();
+  const gate = createCollectionGate(4, NO_BOUNDS, clock);
+  const adds = Array.from({ length: 5 }, deferred);
+  const adding = adds.map((a) => gate.track('writer', () => a.promise));
+  expect(gate.cap('reader')).toBe(4); // just started: its average is still 0
+  clock.t += 2_000; // 5 in flight for 2 s: an average of 5 × (1 − e^−2) ≈ 4.3
   const started: number[] = [];
   const releases = Array.from({ length: 4 }, deferred);
   const runs = runEach(gate, 'reader', releases, started);
   await new Promise((r) => setImmediate(r));
-  expect(gate.cap()).toBe(2);
+  expect(gate.cap('reader')).toBe(2);
+  expect(gate.cap('writer')).toBe(4); // the reader has not demanded long enough to take a share
   expect(started).toEqual([0, 1]);
   expect(gate.load('reader')).toEqual({ active: 2, waiting: 2 });
 
-  // the writer is done: at the next release the reader has the whole cap again
-  add.resolve();
-  await adding;
-  expect(gate.cap()).toBe(4);
+  // the writer is done; once its average is below the cap the reader has the whole cap again
+  for (const a of adds) a.resolve();
+  await Promise.all(adding);
+  clock.t += 300; // 4.3 × e^−0.3 ≈ 3.2: below 4
+  expect(gate.cap('reader')).toBe(4);
   releases[0]!.resolve();
   await new Promise((r) => setImmediate(r));
   expect(started).toEqual([0, 1, 2, 3]);
@@ -81,23 +94,60 @@ test('When another collection has an operation in flight, a collection’s searc
   expect(gate.load('reader')).toEqual({ active: 0, waiting: 0 });
 });
 
-test('When more collections are busy than the cap allows, each still runs one search at a time', async () => {
-  const gate = createCollectionGate(2);
-  const holds = ['a', 'b', 'c'].map(() => deferred());
-  const busy = ['a', 'b', 'c'].map((c, i) => gate.track(c, () => holds[i]!.promise));
-  expect(gate.cap()).toBe(1);
-  expect(await gate.run('a', async () => 'ran')).toBe('ran');
-  for (const h of holds) h.resolve();
-  await Promise.all(busy);
-  expect(gate.cap()).toBe(2);
+test('When another collection has fewer operations in flight than the cap on average (a trickle of writes), a collection keeps its whole cap', async () => {
+  const clock = manualClock();
+  const gate = createCollectionGate(2, NO_BOUNDS, clock);
+  // 50 writes a second of 10 ms each, for 5 s: one in flight half of the time
+  for (let i = 0; i < 250; i++) {
+    const write = deferred();
+    const writing = gate.track('writer', () => write.promise);
+    clock.t += 10;
+    expect(gate.cap('reader')).toBe(2);
+    write.resolve();
+    await writing;
+    clock.t += 10;
+  }
+  // one write in flight for a long time averages 1: still below the cap of 2
+  const long = deferred();
+  const writing = gate.track('writer', () => long.promise);
+  clock.t += 60_000;
+  expect(gate.cap('reader')).toBe(2);
+  long.resolve();
+  await writing;
 });
 
-test('When an operation fails, its collection no longer counts as busy', async () => {
-  const gate = createCollectionGate(2);
-  await expect(gate.track('w', async () => Promise.reject(new Error('db down')))).rejects.toThrow(
-    'db down',
+test('When more collections are demanding than the cap allows, each still runs one search at a time', async () => {
+  const clock = manualClock();
+  const gate = createCollectionGate(2, NO_BOUNDS, clock);
+  const holds = ['a', 'b', 'c'].map(() => Array.from({ length: 3 }, deferred));
+  const busy = ['a', 'b', 'c'].flatMap((c, i) =>
+    holds[i]!.map((h) => gate.track(c, () => h.promise)),
   );
-  expect(gate.cap()).toBe(2);
+  clock.t += 5_000;
+  expect(gate.cap('a')).toBe(1);
+  expect(await gate.run('a', async () => 'ran')).toBe('ran');
+  for (const h of holds.flat()) h.resolve();
+  await Promise.all(busy);
+  clock.t += 5_000;
+  expect(gate.cap('a')).toBe(2);
+});
+
+test('When an operation fails, it no longer counts in flight', async () => {
+  const clock = manualClock();
+  const gate = createCollectionGate(2, NO_BOUNDS, clock);
+  const holds = Array.from({ length: 3 }, deferred);
+  const failing = holds.map((h) =>
+    gate.track('w', async () => {
+      await h.promise;
+      throw new Error('db down');
+    }),
+  );
+  clock.t += 5_000;
+  expect(gate.cap('r')).toBe(1);
+  for (const h of holds) h.resolve();
+  for (const f of failing) await expect(f).rejects.toThrow('db down');
+  clock.t += 5_000;
+  expect(gate.cap('r')).toBe(2);
 });
 
 test('When a search fails, its slot is given back', async () => {
