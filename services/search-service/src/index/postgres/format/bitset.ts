@@ -9,9 +9,14 @@ export type Bitset = Uint32Array;
 
 let made = 0;
 
-/** Bitsets made by this process so far (newBitset and copyBitset). */
+/** Bitsets made by this process so far (newBitset, copyBitset and bitset-pool.ts's loans). */
 export function bitsetsMade(): number {
   return made;
+}
+
+/** Counts a bitset made elsewhere (a pooled one, bitset-pool.ts). */
+export function noteBitsetMade(): void {
+  made++;
 }
 
 export function newBitset(size: number): Bitset {

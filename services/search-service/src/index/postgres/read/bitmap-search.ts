@@ -16,7 +16,8 @@ import {
   type QueryPlan,
 } from '../../query-plan';
 import { noMatches, type SearchHits, type SearchQuery } from '../../search-index';
-import { andInto, andNotInto, copyBitset, isEmpty, newBitset, type Bitset } from '../format/bitset';
+import { andInto, andNotInto, isEmpty, type Bitset } from '../format/bitset';
+import { lendBitsets, type BitsetMaker } from '../format/bitset-pool';
 import { CollectionView } from './collection-view';
 import { evaluate, type TailMatch } from './evaluate';
 import { countCategories, keepDateRange } from './facet-counts';
@@ -115,13 +116,18 @@ export async function searchBitmaps(
   if (candidates.words.length === 0) return noMatches(query);
   const ca = query.ca === null ? null : [...new Set(query.ca)];
   const exCa = query.exCa === null ? null : [...new Set(query.exCa)];
-  const once = (db: Queryable) => searchOnce(reader, db, query, candidates, ca, exCa);
+  const bits = lendBitsets();
+  const once = (db: Queryable) => searchOnce(reader, db, query, candidates, ca, exCa, bits);
   try {
-    return await reader.pooled(once);
-  } catch (e) {
-    if (!(e instanceof SnapshotMoved)) throw e;
+    try {
+      return await reader.pooled(once);
+    } catch (e) {
+      if (!(e instanceof SnapshotMoved)) throw e;
+    }
+    return await reader.steady(once);
+  } finally {
+    bits.release(); // the answer holds numbers only: no bitset outlives the search
   }
-  return reader.steady(once);
 }
 
 async function searchOnce(
@@ -131,6 +137,7 @@ async function searchOnce(
   candidates: PlanCandidates,
   ca: number[] | null,
   exCa: number[] | null,
+  bits: BitsetMaker,
 ): Promise<SearchHits> {
   const facets = query.facet === 'categories';
   const { required, wanted } = tailFilter(candidates);
@@ -192,13 +199,13 @@ async function searchOnce(
   const tail = tailMatches(rows, facets ? ca : null, null, plan);
   /** every pending match but for ca: what the facet counts take of the tail */
   const facetTail = () => rows;
-  const matches = newBitset(size);
+  const matches = bits.make(size);
   /** sort 0: as many (empty) tiers as the plan ranks by, until the folded ones are known */
   let tiers: Bitset[] =
     query.sort === 0 ? (hasDerived(plan) ? [matches, matches, matches] : [matches]) : [];
   if (lists) {
-    const scratch = newBitset(size);
-    const work = new PlanBitsets(size, scratch);
+    const scratch = bits.make(size);
+    const work = new PlanBitsets(size, scratch, bits);
     /** scratch ← OR of the lists of these keys; false when none has a list */
     const union = (kind: PostingKind, values: Array<string | number>) => {
       scratch.fill(0);
@@ -219,7 +226,7 @@ async function searchOnce(
       else matches.fill(0);
     }
     if (query.sort === 0)
-      tiers = await relevanceTiers(reader, db, snap, plan, lists, matches, work);
+      tiers = await relevanceTiers(reader, db, snap, plan, lists, matches, work, bits);
   }
   if (facets && !categoryCounts) categoryCounts = countCategories(null, matches, facetTail());
   const hits = evaluate({
@@ -232,6 +239,7 @@ async function searchOnce(
     len: query.len,
     from,
     to,
+    bits,
   });
   return categoryCounts ? { ...hits, categoryCounts } : hits;
 }
@@ -283,20 +291,21 @@ async function relevanceTiers(
   lists: PostingLists,
   matches: Bitset,
   work: PlanBitsets,
+  bits: BitsetMaker,
 ): Promise<Bitset[]> {
   if (isEmpty(matches)) return hasDerived(plan) ? [matches, matches, matches] : [matches];
   const title = orTermOf(lists, 't');
   if (!hasDerived(plan)) {
-    const titleMatches = copyBitset(matches);
+    const titleMatches = bits.copy(matches);
     andPlanInto(titleMatches, plan, false, title, work);
     return [titleMatches];
   }
-  const typed = copyBitset(matches);
+  const typed = bits.copy(matches);
   andPlanInto(typed, plan, false, orTermOf(lists, 'w'), work);
-  const typedTitle = copyBitset(typed);
+  const typedTitle = bits.copy(typed);
   andPlanInto(typedTitle, plan, false, title, work);
   andNotInto(typed, typedTitle);
-  const derivedTitle = copyBitset(matches);
+  const derivedTitle = bits.copy(matches);
   andNotInto(derivedTitle, typed);
   andNotInto(derivedTitle, typedTitle);
   const typedSet = new Set(typedTerms(plan));

@@ -1,11 +1,5 @@
-import {
-  andNotInto,
-  cardinality,
-  copyBitset,
-  hasBit,
-  setBitsArray,
-  type Bitset,
-} from '../format/bitset';
+import { andNotInto, cardinality, hasBit, setBitsArray, type Bitset } from '../format/bitset';
+import { NEW_BITSETS, type BitsetMaker } from '../format/bitset-pool';
 import type { CollectionView } from './collection-view';
 
 /** A pending (not yet folded) document that matches the query. */
@@ -31,6 +25,8 @@ export interface Evaluation {
   len: number;
   from: number | null;
   to: number | null;
+  /** where the rest of the matches is made (a search's loan, bitset-pool.ts); new by default */
+  bits?: BitsetMaker;
 }
 
 /** A set at most this large is sorted; a larger one is read off the view's order. */
@@ -87,7 +83,7 @@ function withoutDates(e: Evaluation, tiers: Bitset[], wanted: number): FoldedPag
   }
   if (before >= wanted || before === count) out.push([]);
   else {
-    const rest = copyBitset(e.matches);
+    const rest = (e.bits ?? NEW_BITSETS).copy(e.matches);
     for (const tier of tiers) andNotInto(rest, tier);
     out.push(first(e.view, rest, count - before, wanted));
   }

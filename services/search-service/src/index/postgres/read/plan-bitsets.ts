@@ -1,5 +1,6 @@
 import type { QueryPlan, TermSet } from '../../query-plan';
-import { andInto, isEmpty, newBitset, orInto, type Bitset } from '../format/bitset';
+import { andInto, isEmpty, orInto, type Bitset } from '../format/bitset';
+import { NEW_BITSETS, type BitsetMaker } from '../format/bitset-pool';
 
 /**
  * A query plan (query-plan.ts) evaluated over posting bitsets: the documents that match it as
@@ -23,14 +24,16 @@ export class PlanBitsets {
     readonly size: number,
     /** the scratch one term's lists are ORed into */
     readonly scratch: Bitset,
+    /** where the clause's bitsets come from (a search's loan, bitset-pool.ts) */
+    private readonly bits: BitsetMaker = NEW_BITSETS,
   ) {}
 
   clauseSet(): Bitset {
-    return (this.clause ??= newBitset(this.size));
+    return (this.clause ??= this.bits.make(this.size));
   }
 
   alternativeSet(): Bitset {
-    return (this.alternative ??= newBitset(this.size));
+    return (this.alternative ??= this.bits.make(this.size));
   }
 }
 
