@@ -143,6 +143,52 @@ describe('collection view', () => {
     expect(view.size).toBe(3);
     expect(Array.from(view.order.subarray(0, 3))).toEqual([2, 1, 0]);
   });
+
+  test.each([11, 2_024, 31_337, 424_242, 9_999_991])(
+    'When many segments arrive at once or one by one (seed %i), the order and ranks are those of a sort of every number',
+    (seed) => {
+      const next = random(seed);
+      for (let i = 0; i < 8; i++) next(); // past xorshift's small first values
+      const n = 500 + Math.floor(next() * 3_000);
+      const ids = Array.from({ length: n }, (_, i) => i * 7 + Math.floor(next() * 5));
+      // few distinct dates, so ties on regdate are common and documents.id decides
+      const regdates = Array.from({ length: n }, () => Math.floor(next() * 40));
+      const segments: Array<{ firstDocno: number; docIds: number[]; regdates: number[] }> = [];
+      for (let first = 0; first < n;) {
+        const length = Math.min(n - first, 1 + Math.floor(next() * 400));
+        // now and then a segment that also covers numbers before it (a merge)
+        const from = next() < 0.2 ? Math.max(0, first - 50) : first;
+        segments.push({
+          firstDocno: from,
+          docIds: ids.slice(from, first + length),
+          regdates: regdates.slice(from, first + length),
+        });
+        first += length;
+      }
+      const all = Array.from({ length: n }, (_, d) => d).sort(
+        (a, b) => regdates[b]! - regdates[a]! || ids[b]! - ids[a]!,
+      );
+      const atOnce = new CollectionView('c', '1');
+      const split = Math.floor(next() * segments.length);
+      atOnce.appendSegments(segments.slice(0, split));
+      atOnce.appendSegments(segments.slice(split));
+      const oneByOne = new CollectionView('c', '1');
+      for (const seg of segments) oneByOne.append(seg.firstDocno, seg.docIds, seg.regdates);
+      for (const view of [atOnce, oneByOne]) {
+        expect(view.size).toBe(n);
+        expect(Array.from(view.order.subarray(0, n))).toEqual(all);
+        all.forEach((d, position) => expect(view.rank[d]).toBe(position));
+      }
+    },
+  );
+
+  test('When segments leave a gap after the numbers loaded, the view refuses them', () => {
+    const view = new CollectionView('c', '1');
+    view.append(0, [1, 2], [1, 2]);
+    expect(() => view.appendSegments([{ firstDocno: 3, docIds: [4], regdates: [4] }])).toThrow(
+      'view of c: gap at 2',
+    );
+  });
 });
 
 describe('merge policy', () => {

@@ -43,29 +43,90 @@ export class CollectionView {
    * of one not loaded yet). Numbers must arrive in order, without gaps.
    */
   append(first: number, ids: ArrayLike<number>, regdates: ArrayLike<number>): void {
-    const skip = this.size - first;
-    if (skip < 0) throw new Error(`view of ${this.collectionId}: gap at ${this.size}`);
-    const added = ids.length - skip;
-    if (added <= 0) return;
-    const size = this.size + added;
-    this.grow(size);
-    const fresh = new Uint32Array(added);
-    for (let i = 0; i < added; i++) {
-      const d = this.size + i;
-      this.docId[d] = ids[skip + i]!;
-      this.regdate[d] = regdates[skip + i]!;
-      fresh[i] = d;
+    this.appendSegments([{ firstDocno: first, docIds: ids, regdates }]);
+  }
+
+  /**
+   * Adds the numbers of these segments (in firstDocno order, each starting where the previous
+   * one ends, the first at or before `size`) in one step: one sort of the new numbers, one
+   * merge into the order and one pass over the ranks, however many segments. A view built after
+   * a bulk load or a restart takes every segment of the collection at once; appending them one
+   * by one redid the merge and the ranks of the whole view per segment.
+   */
+  appendSegments(
+    segments: ReadonlyArray<{
+      firstDocno: number;
+      docIds: ArrayLike<number>;
+      regdates: ArrayLike<number>;
+    }>,
+  ): void {
+    const start = this.size;
+    let end = start;
+    for (const s of segments) {
+      if (s.firstDocno > end) throw new Error(`view of ${this.collectionId}: gap at ${end}`);
+      end = Math.max(end, s.firstDocno + s.docIds.length);
     }
-    fresh.sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
+    const added = end - start;
+    if (added <= 0) return;
+    this.grow(end);
+    for (const s of segments) {
+      for (let i = Math.max(0, start - s.firstDocno); i < s.docIds.length; i++) {
+        const d = s.firstDocno + i;
+        this.docId[d] = s.docIds[i]!;
+        this.regdate[d] = s.regdates[i]!;
+      }
+    }
+    const fresh = new Uint32Array(added);
+    for (let i = 0; i < added; i++) fresh[i] = start + i;
+    this.sortInResultOrder(fresh);
     // merge the sorted new numbers into the order, from the back
-    let i = this.size - 1;
+    let i = start - 1;
     let j = added - 1;
-    for (let k = size - 1; k >= 0 && j >= 0; k--) {
+    for (let k = end - 1; k >= 0 && j >= 0; k--) {
       if (i >= 0 && this.before(fresh[j]!, this.order[i]!)) this.order[k] = this.order[i--]!;
       else this.order[k] = fresh[j--]!;
     }
-    this.size = size;
-    for (let k = 0; k < size; k++) this.rank[this.order[k]!] = k;
+    this.size = end;
+    for (let k = 0; k < end; k++) this.rank[this.order[k]!] = k;
+  }
+
+  /**
+   * Sorts numbers into result order: a bottom-up merge sort over typed arrays with the
+   * comparison inline (TypedArray.sort calls a comparator function per comparison). Numbers
+   * are distinct, so the order is total.
+   */
+  private sortInResultOrder(nums: Uint32Array): void {
+    const n = nums.length;
+    const { regdate, docId } = this;
+    let from: Uint32Array = nums;
+    let to: Uint32Array = new Uint32Array(n);
+    for (let width = 1; width < n; width *= 2) {
+      for (let lo = 0; lo < n; lo += 2 * width) {
+        const mid = Math.min(lo + width, n);
+        const hi = Math.min(lo + 2 * width, n);
+        let a = lo;
+        let b = mid;
+        let k = lo;
+        while (a < mid && b < hi) {
+          const x = from[a]!;
+          const y = from[b]!;
+          const rx = regdate[x]!;
+          const ry = regdate[y]!;
+          // y first when it comes before x: newer regdate, then the higher documents.id
+          if (ry > rx || (ry === rx && docId[y]! > docId[x]!)) {
+            to[k++] = y;
+            b++;
+          } else {
+            to[k++] = x;
+            a++;
+          }
+        }
+        while (a < mid) to[k++] = from[a++]!;
+        while (b < hi) to[k++] = from[b++]!;
+      }
+      [from, to] = [to, from];
+    }
+    if (from !== nums) nums.set(from);
   }
 
   /**

@@ -130,7 +130,7 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
       needed.map((s) => s.id),
     );
     if (docs.length !== needed.length) throw new SnapshotMoved();
-    for (const s of docs) view.append(s.firstDocno, s.docIds, s.regdates);
+    view.appendSegments(docs);
     if (view.size < snap.nextDocno) throw new SnapshotMoved();
     cache.setView(view);
     return view;
