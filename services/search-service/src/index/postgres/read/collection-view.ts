@@ -91,13 +91,12 @@ export class CollectionView {
   }
 
   /**
-   * Sorts numbers into result order: a bottom-up merge sort over typed arrays with the
-   * comparison inline (TypedArray.sort calls a comparator function per comparison). Numbers
-   * are distinct, so the order is total.
+   * Sorts numbers into result order (`before`): a bottom-up merge sort over typed arrays,
+   * rather than TypedArray.sort, which goes through a comparator closure per comparison.
+   * Numbers are distinct, so the order is total.
    */
   private sortInResultOrder(nums: Uint32Array): void {
     const n = nums.length;
-    const { regdate, docId } = this;
     let from: Uint32Array = nums;
     let to: Uint32Array = new Uint32Array(n);
     for (let width = 1; width < n; width *= 2) {
@@ -108,18 +107,8 @@ export class CollectionView {
         let b = mid;
         let k = lo;
         while (a < mid && b < hi) {
-          const x = from[a]!;
-          const y = from[b]!;
-          const rx = regdate[x]!;
-          const ry = regdate[y]!;
-          // y first when it comes before x: newer regdate, then the higher documents.id
-          if (ry > rx || (ry === rx && docId[y]! > docId[x]!)) {
-            to[k++] = y;
-            b++;
-          } else {
-            to[k++] = x;
-            a++;
-          }
+          if (this.before(from[b]!, from[a]!)) to[k++] = from[b++]!;
+          else to[k++] = from[a++]!;
         }
         while (a < mid) to[k++] = from[a++]!;
         while (b < hi) to[k++] = from[b++]!;
