@@ -94,26 +94,31 @@ test('When another collection keeps as many operations in flight as the cap on a
   expect(gate.load('reader')).toEqual({ active: 0, waiting: 0 });
 });
 
+/** One write of 'writer' in flight for `ms` of the clock; answers the cap 'reader' had meanwhile. */
+async function capDuringOneWrite(
+  gate: CollectionGate,
+  clock: ReturnType<typeof manualClock>,
+  ms: number,
+): Promise<number> {
+  const write = deferred();
+  const writing = gate.track('writer', () => write.promise);
+  clock.t += ms;
+  const cap = gate.cap('reader');
+  write.resolve();
+  await writing;
+  return cap;
+}
+
 test('When another collection has fewer operations in flight than the cap on average (a trickle of writes), a collection keeps its whole cap', async () => {
   const clock = manualClock();
   const gate = createCollectionGate(2, NO_BOUNDS, clock);
   // 50 writes a second of 10 ms each, for 5 s: one in flight half of the time
   for (let i = 0; i < 250; i++) {
-    const write = deferred();
-    const writing = gate.track('writer', () => write.promise);
-    clock.t += 10;
-    expect(gate.cap('reader')).toBe(2);
-    write.resolve();
-    await writing;
+    expect(await capDuringOneWrite(gate, clock, 10)).toBe(2);
     clock.t += 10;
   }
   // one write in flight for a long time averages 1: still below the cap of 2
-  const long = deferred();
-  const writing = gate.track('writer', () => long.promise);
-  clock.t += 60_000;
-  expect(gate.cap('reader')).toBe(2);
-  long.resolve();
-  await writing;
+  expect(await capDuringOneWrite(gate, clock, 60_000)).toBe(2);
 });
 
 test('When more collections are demanding than the cap allows, each still runs one search at a time', async () => {
