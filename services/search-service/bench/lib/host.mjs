@@ -45,7 +45,8 @@ export async function runLoadGenerator({ workerData, sql, startInstance, floor }
   });
   const stalls = createStallMonitor();
   let floorServer = null;
-  const addsProfiler = inspectorProfiler();
+  const profiler = inspectorProfiler();
+  let profiled = '';
   worker.on('message', async (m) => {
     if (m.say) say(m.say);
     if (m.ask === 'stalls-start') {
@@ -54,14 +55,15 @@ export async function runLoadGenerator({ workerData, sql, startInstance, floor }
     } else if (m.ask === 'stalls-stop') {
       worker.postMessage(await stalls.stop());
     }
-    if (m.ask === 'profile-start') {
-      if (process.env.BENCH_CPU_PROFILE) await addsProfiler.start();
+    if (m.ask?.profile === 'start') {
+      profiled = m.ask.label;
+      if (process.env.BENCH_CPU_PROFILE) await profiler.start();
       worker.postMessage('started');
-    } else if (m.ask === 'profile-stop') {
+    } else if (m.ask?.profile === 'stop') {
       const file = process.env.BENCH_CPU_PROFILE
-        ? await addsProfiler.stop(process.env.BENCH_CPU_PROFILE)
+        ? await profiler.stop(process.env.BENCH_CPU_PROFILE)
         : null;
-      if (file) say(`CPU profile of the service thread (the adds to A): ${file}`);
+      if (file) say(`CPU profile of the service thread (${profiled}): ${file}`);
       worker.postMessage(file);
     }
     if (m.ask === 'floor-start') {

@@ -79,14 +79,14 @@ export async function loadGenerator({ port, token, databaseUrl }) {
   const modelA = createModel(oracle);
   report(`\nadding ${DOCS} documents to collection A at concurrency ${CONCURRENCY} ...`);
   await statements.reset(); // BENCH_PG_STATEMENTS: where PostgreSQL's time goes
-  await ask('profile-start'); // BENCH_CPU_PROFILE: where the service thread's time goes
+  await ask({ profile: 'start', label: 'the adds to A' }); // BENCH_CPU_PROFILE: where the service thread's time goes
   const addsA = await addRange(A, {
     n: DOCS,
     docAt: (i) => makeDoc(i),
     label: 'adds to A',
     model: modelA,
   });
-  await ask('profile-stop');
+  await ask({ profile: 'stop' });
   await statements.print('the adds to A', DOCS);
   const loaded = performance.now();
   const since = () => `${((performance.now() - loaded) / 1000).toFixed(1)} s after the load`;

@@ -54,9 +54,11 @@ export function createSearches({ client, kinds }) {
     const cpu0 = cpuTimes();
     const elu0 = performance.eventLoopUtilization();
     await ask('stalls-start');
+    await ask({ profile: 'start', label }); // BENCH_CPU_PROFILE
     const t0 = performance.now();
     await inParallel(n, CONCURRENCY, send);
     const qps = n / ((performance.now() - t0) / 1000);
+    await ask({ profile: 'stop' });
     const elu = performance.eventLoopUtilization(elu0).utilization;
     const cpu = cpuPer(cpu0, cpuTimes(), { n, label: 'search' });
     const st = await ask('stalls-stop');

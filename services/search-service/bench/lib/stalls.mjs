@@ -1,13 +1,7 @@
-// Stalls of the service thread during a measurement: event-loop delay and GC pauses, and
-// (BENCH_CPU_PROFILE=<dir>) a CPU profile of the service thread during the first measurement.
+// Stalls of the service thread during a measurement: event-loop delay and GC pauses.
 import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
-import { inspectorProfiler } from './profiler.mjs';
-import { say } from './settings.mjs';
 
 export function createStallMonitor() {
-  const profileDir = process.env.BENCH_CPU_PROFILE;
-  let profiled = null;
-  const profiler = inspectorProfiler();
   let delay = null;
   let gc = null;
   const gcObserver = new PerformanceObserver((list) => {
@@ -22,7 +16,6 @@ export function createStallMonitor() {
   gcObserver.observe({ entryTypes: ['gc'] });
   return {
     async start() {
-      if (profileDir && !profiled) await profiler.start();
       delay = monitorEventLoopDelay({ resolution: 5 });
       delay.enable();
       gc = { count: 0, total: 0, max: 0, major: 0 };
@@ -30,10 +23,6 @@ export function createStallMonitor() {
     /** the figures since start() */
     async stop() {
       delay.disable();
-      if (profileDir && !profiled) {
-        profiled = await profiler.stop(profileDir);
-        say(`CPU profile of the service thread (A alone): ${profiled}`);
-      }
       const ms = (ns) => ns / 1e6;
       const figures = {
         delayP50: ms(delay.percentile(50)),

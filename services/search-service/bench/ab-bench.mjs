@@ -1,0 +1,239 @@
+#!/usr/bin/env node
+// `pnpm bench:search:ab`: two builds of the search-service (or one build under two
+// environments) measured against each other in one run, on one database, in turns:
+// A, B, A, B, … On this shared machine the speed of a minute moves a single run's p99 by a
+// fifth; turns a minute apart put both variants in the same minutes, so their ratio is what
+// a change did.
+//  1. a database (as search-bench.mjs: embedded in a temporary folder, or DATABASE_URL);
+//  2. --docs N documents (default 100,000) added over HTTP to one collection through variant A,
+//     then the folds and merges settled and VACUUM ANALYZE;
+//  3. BENCH_AB_ROUNDS (default 4) rounds, after one more that warms up and is not counted; in
+//     each, variant A then variant B (B first in the even rounds): the variant's instance is started on this thread (the other one stopped), a
+//     warm-up, then BENCH_AB_SEARCHES (default 8,500) of the query kinds at concurrency 16 from a
+//     load generator in a worker thread: searches/s, CPU per search, p50 and the worst kind's
+//     p99; every kind's numfound is compared between the variants;
+//  4. per variant the median of its rounds, and B / A.
+// Variants: BENCH_AB_A and BENCH_AB_B, each a search-service folder with a built dist/
+// (default: this one); BENCH_AB_A_ENV and BENCH_AB_B_ENV, settings for that variant only
+// ("SEARCH_MAX_CONCURRENT_SEARCHES=4 SEARCH_INDEX_CACHE_MB=128"). The variants must share the
+// database's schema (their migrations are A's).
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import pg from 'pg';
+import { makeDoc, newDf } from './data.mjs';
+import { createClient } from './lib/client.mjs';
+import { openDatabase } from './lib/database.mjs';
+import { instanceStarter } from './lib/host.mjs';
+import { cpuPer, cpuTimes, inParallel, percentile } from './lib/measure.mjs';
+import { chooseQueryKinds } from './lib/query-kinds.mjs';
+import { createStallMonitor } from './lib/stalls.mjs';
+import { CONCURRENCY, DOCS, say, serviceDir } from './lib/settings.mjs';
+import { ask, report } from './lib/worker-link.mjs';
+import { createWrites } from './lib/writes.mjs';
+
+const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 4);
+const SEARCHES = Number(process.env.BENCH_AB_SEARCHES ?? 8500);
+
+/** "A=1 B=two" → { A: '1', B: 'two' } */
+function settings(text) {
+  return Object.fromEntries(
+    (text ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((pair) => {
+        const at = pair.indexOf('=');
+        if (at < 1) throw new Error(`not NAME=value: ${pair}`);
+        return [pair.slice(0, at), pair.slice(at + 1)];
+      }),
+  );
+}
+
+function variants() {
+  return ['A', 'B'].map((name) => ({
+    name,
+    dir: path.resolve(process.env[`BENCH_AB_${name}`] ?? serviceDir),
+    env: settings(process.env[`BENCH_AB_${name}_ENV`]),
+  }));
+}
+
+async function main() {
+  const kit = await import('@hub/service-kit');
+  const { databaseUrl, stopDatabase } = await openDatabase();
+  const sql = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  sql.on('error', () => {});
+  const all = variants();
+  await kit.runMigrations({
+    databaseUrl,
+    dir: path.join(all[0].dir, 'migrations'),
+    table: 'search_migrations',
+  });
+  const token = crypto.randomBytes(16).toString('hex');
+  const logger = kit.createLogger('search-service', 'silent');
+  const starters = new Map();
+  for (const v of all) {
+    const { composeService } = await import(path.join(v.dir, 'dist', 'compose.js'));
+    const { loadConfig } = await import(path.join(v.dir, 'dist', 'config.js'));
+    const config = loadConfig({
+      ...process.env,
+      ...v.env,
+      DATABASE_URL: databaseUrl,
+      SEARCH_ADMIN_TOKEN: token,
+      LOG_LEVEL: 'silent',
+    });
+    starters.set(v.name, instanceStarter({ composeService, kit, databaseUrl, config, logger }));
+    say(
+      `variant ${v.name}: ${v.dir}${Object.keys(v.env).length ? ` with ${process.env[`BENCH_AB_${v.name}_ENV`]}` : ''}`,
+    );
+  }
+  let running = { name: 'A', instance: await starters.get('A')() };
+  const stalls = createStallMonitor();
+  const worker = new Worker(new URL(import.meta.url), {
+    workerData: { port: running.instance.port, token, databaseUrl },
+  });
+  const done = new Promise((resolve, reject) => {
+    worker.on('error', reject);
+    worker.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`exit ${code}`))));
+  });
+  worker.on('message', async (m) => {
+    if (m.say) say(m.say);
+    if (m.ask === 'stalls-start') {
+      await stalls.start();
+      worker.postMessage('started');
+    } else if (m.ask === 'stalls-stop') {
+      worker.postMessage(await stalls.stop());
+    } else if (m.ask?.profile) {
+      worker.postMessage(null);
+    } else if (m.ask === 'vacuum') {
+      await sql.query('VACUUM (ANALYZE)');
+      await sql.query('CHECKPOINT');
+      worker.postMessage('done');
+    } else if (m.ask?.variant) {
+      if (running.name !== m.ask.variant) {
+        await running.instance.stop();
+        running = { name: m.ask.variant, instance: await starters.get(m.ask.variant)() };
+      }
+      worker.postMessage({ port: running.instance.port });
+    }
+  });
+  await done;
+  stalls.close();
+  await running.instance.stop();
+  await sql.end();
+  await stopDatabase();
+}
+
+async function loadGenerator({ port, token, databaseUrl }) {
+  const sql = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  sql.on('error', () => {});
+  const loader = createClient({ port, token });
+  const writes = createWrites({ client: loader, sql });
+  const df = newDf();
+  for (let i = 0; i < DOCS; i++) makeDoc(i, df);
+  const kinds = chooseQueryKinds(df);
+  const A = await loader.newCollection();
+  report(`adding ${DOCS} documents through variant A ...`);
+  await writes.addRange(A, { n: DOCS, docAt: (i) => makeDoc(i), label: 'adds' });
+  await writes.foldCaughtUp('the load');
+  await ask('vacuum');
+  loader.close();
+
+  const results = { A: [], B: [] };
+  /** numfound per kind, from the first variant measured */
+  const numfound = new Map();
+  // round 0 warms both variants and the load generator up and is not counted: the first
+  // minute after a load (autovacuum, the generator's own JIT) was a fifth slower in trials
+  for (let round = 0; round <= ROUNDS; round++) {
+    const order = round % 2 ? ['A', 'B'] : ['B', 'A'];
+    for (const name of order) {
+      const { port: p } = await ask({ variant: name });
+      const client = createClient({ port: p, token });
+      for (const k of kinds) {
+        const res = await client.search(A, k);
+        const n = res.status === 200 ? JSON.parse(res.body.toString()).numfound : res.status;
+        if (!numfound.has(k.kind)) numfound.set(k.kind, n);
+        else if (numfound.get(k.kind) !== n)
+          throw new Error(
+            `${k.kind}: variant ${name} numfound ${n}, the other ${numfound.get(k.kind)}`,
+          );
+      }
+      await inParallel(SEARCHES / 10, CONCURRENCY, (i) =>
+        client.search(A, kinds[i % kinds.length]),
+      );
+      const per = new Map(kinds.map((k) => [k.kind, []]));
+      const all = [];
+      await ask('stalls-start');
+      const cpu0 = cpuTimes();
+      const t0 = performance.now();
+      await inParallel(SEARCHES, CONCURRENCY, async (i) => {
+        const k = kinds[i % kinds.length];
+        const t = performance.now();
+        await client.search(A, k);
+        const ms = performance.now() - t;
+        per.get(k.kind).push(ms);
+        all.push(ms);
+      });
+      const qps = SEARCHES / ((performance.now() - t0) / 1000);
+      const cpu1 = cpuTimes();
+      const cpu = cpuPer(cpu0, cpu1, { n: SEARCHES, label: 'search' });
+      const perSearch = (k) => (cpu0 && cpu1 ? (cpu1[k] - cpu0[k]) / SEARCHES : NaN);
+      const st = await ask('stalls-stop');
+      for (const l of per.values()) l.sort((a, b) => a - b);
+      all.sort((a, b) => a - b);
+      let worst = { kind: '', p99: 0 };
+      for (const [kind, l] of per) {
+        const p99 = percentile(l, 99);
+        if (p99 > worst.p99) worst = { kind, p99 };
+      }
+      const r = {
+        ...{ qps, p50: percentile(all, 50), p99: percentile(all, 99), worst },
+        ...{
+          main: perSearch('main'),
+          postgres: perSearch('postgres'),
+          machine: perSearch('machine'),
+        },
+      };
+      if (round > 0) results[name].push(r);
+      report(
+        `round ${round}${round ? '' : ' (not counted)'}, ${name}: ${Math.round(qps)} searches/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ` +
+          `worst kind p99 ${worst.p99.toFixed(1)} ms (${worst.kind})${cpu}; GC ${st.gcCount} pauses (${st.gcMajor} major), event-loop max ${st.delayMax.toFixed(0)} ms`,
+      );
+      client.close();
+    }
+  }
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  const row = (label, f, digits = 1) => {
+    const a = median(results.A.map(f));
+    const b = median(results.B.map(f));
+    report(
+      `  ${label.padEnd(26)} A ${a.toFixed(digits).padStart(8)}  B ${b.toFixed(digits).padStart(8)}  B/A ${(b / a).toFixed(3)}`,
+    );
+  };
+  report(
+    `\nmedians of ${ROUNDS} rounds (${SEARCHES} searches each, ${kinds.length} kinds, ${DOCS} documents):`,
+  );
+  row('searches/s', (r) => r.qps, 0);
+  row('p50 ms', (r) => r.p50);
+  row('p99 ms (all kinds)', (r) => r.p99);
+  row('worst kind p99 ms', (r) => r.worst.p99);
+  row('service thread ms/search', (r) => r.main, 3);
+  row('PostgreSQL ms/search', (r) => r.postgres, 3);
+  row('machine ms/search', (r) => r.machine, 3);
+  await sql.end();
+}
+
+if (isMainThread) {
+  main().catch((err) => {
+    process.stderr.write(`ab bench failed: ${err?.stack ?? err}\n`);
+    process.exit(1);
+  });
+} else {
+  loadGenerator(workerData).catch((err) => {
+    parentPort.postMessage({ say: `load generator failed: ${err?.stack ?? err}` });
+    process.exit(1);
+  });
+}
