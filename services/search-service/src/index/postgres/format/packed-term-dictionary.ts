@@ -52,6 +52,15 @@ export class PackedTermDictionary {
     return hi > lo;
   }
 
+  /** The bytes of the lists of this kind whose term starts with `prefix`. */
+  bytesWith(kind: PostingKind, prefix: string): number {
+    const { starts } = this.byKind.get(kind) ?? { starts: new Int32Array(0) };
+    const [lo, hi] = this.range(kind, prefix);
+    let bytes = 0;
+    for (let i = lo; i < hi; i++) bytes += this.segment.listAt(starts[i]!).byteLength;
+    return bytes;
+  }
+
   /** [lo, hi): the positions of the terms of this kind that start with `prefix`. */
   private range(kind: PostingKind, prefix: string): [number, number] {
     const terms = this.byKind.get(kind)?.terms ?? [];

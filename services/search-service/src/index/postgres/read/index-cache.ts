@@ -37,6 +37,15 @@ export interface PrefixRows {
   readonly bytes: number;
 }
 
+/** One key's union of lists over the numbers [0, coveredTo) (term-bitsets.ts). */
+export interface TermBits {
+  readonly bits: Uint32Array;
+  readonly coveredTo: number;
+  /** whether any segment had a list of the key */
+  readonly any: boolean;
+  readonly bytes: number;
+}
+
 type Entry =
   | Buffer
   | Uint32Array
@@ -46,6 +55,7 @@ type Entry =
   | PackedTermDictionary
   | PrefixRows
   | PendingRow
+  | TermBits
   | Float64Array;
 
 /**
@@ -53,7 +63,8 @@ type Entry =
  * posting lists by (segment, kind, term), packed segments by segment, a row segment's category
  * lists by segment, prefix=1's term dictionaries (packed segments) and prefix lists (row
  * segments) by segment, deleted bitmaps by (collection, epoch, chunk, version), collection
- * views by (collection, epoch), pending rows (their term Sets) by row id, and the row ids a
+ * views by (collection, epoch), term bitsets by (collection, epoch, key: term-bitsets.ts, the
+ * one entry that stays valid as segments are folded and merged), pending rows (their term Sets) by row id, and the row ids a
  * collection's last snapshot had pending. Segments and pending rows never change and every
  * other key carries the version it was read at, so an entry is never stale: a change made by
  * any instance shows up as a new key in the next search's snapshot (that is the cross-instance
@@ -96,6 +107,9 @@ export interface IndexCache {
    */
   pendingRowIds(collectionId: string): Float64Array | undefined;
   setPendingRowIds(collectionId: string, rowIds: Float64Array): void;
+  /** a key's union of lists over a collection's numbers (term-bitsets.ts termBitsKey) */
+  termBits(key: string): TermBits | undefined;
+  setTermBits(key: string, entry: TermBits): void;
   view(collectionId: string, epoch: string): CollectionView | undefined;
   /** (re)stores a view, also after it grew (its size is counted again) */
   setView(view: CollectionView): void;
@@ -144,6 +158,10 @@ export function createIndexCache(maxBytes: number): IndexCache {
     pendingRowIds: (collectionId) => lru.get(`Q${collectionId}`) as Float64Array | undefined,
     setPendingRowIds(collectionId, rowIds) {
       lru.set(`Q${collectionId}`, rowIds);
+    },
+    termBits: (key) => lru.get(`b${key}`) as TermBits | undefined,
+    setTermBits(key, entry) {
+      lru.set(`b${key}`, entry);
     },
     view: (collectionId, epoch) =>
       lru.get(`v${collectionId}:${epoch}`) as CollectionView | undefined,

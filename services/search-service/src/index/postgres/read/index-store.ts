@@ -15,6 +15,7 @@ export interface SegmentRef {
 }
 
 export interface Snapshot {
+  collectionId: string;
   /** null: nothing of the collection was ever folded */
   epoch: string | null;
   nextDocno: number;
@@ -82,6 +83,7 @@ export async function readSnapshotRows(
   const r = rows[0]!;
   return {
     snapshot: {
+      collectionId,
       epoch: r.epoch,
       nextDocno: r.next_docno ?? 0,
       segments: (r.segments ?? []).map(([id, firstDocno, docCount, packed]) => ({

@@ -20,6 +20,7 @@ import { pendingRow, pendingTail, type PendingRow, type SnapshotFilter } from '.
 import { PackedSegment, packedKey } from '../format/packed-segment';
 import { orPostingsInto, postingsCount } from '../format/postings-codec';
 import { readPrefixLists, type PrefixLists } from './term-dictionary';
+import { orUnionInto, termBitsKey } from './term-bitsets';
 
 /**
  * The snapshot changed under a search read on the pool: a part it lists is gone from Postgres
@@ -259,10 +260,15 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
             cache.setPosting(id, k.kind, k.term, null);
         }
       }
-      /** calls `each` with the key's list in each segment that has one */
-      const eachList = (k: PostingKey, each: (data: Buffer, firstDocno: number) => void) => {
+      /** calls `each` with the key's list in each segment that has one and ends after `from` */
+      const eachList = (
+        k: PostingKey,
+        each: (data: Buffer, firstDocno: number) => void,
+        from = 0,
+      ) => {
         const inPacked = packedKey(k.kind, k.term);
         for (const s of snap.segments) {
+          if (s.firstDocno + s.docCount <= from) continue;
           const data = s.packed
             ? packed.get(s.id)!.get(inPacked)
             : held.get(`${s.id}:${postingKey(k.kind, k.term)}`);
@@ -271,12 +277,32 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
       };
       return {
         orInto(k, bits) {
-          let any = false;
-          eachList(k, (data, firstDocno) => {
-            orPostingsInto(data, firstDocno, bits);
-            any = true;
-          });
-          return any;
+          // the key's union over the collection, cached (term-bitsets.ts)
+          return orUnionInto(
+            cache,
+            termBitsKey(snap, `T${postingKey(k.kind, k.term)}`),
+            snap,
+            {
+              orFrom(from, into) {
+                let any = false;
+                eachList(
+                  k,
+                  (data, firstDocno) => {
+                    orPostingsInto(data, firstDocno, into);
+                    any = true;
+                  },
+                  from,
+                );
+                return any;
+              },
+              bytesFrom(from) {
+                let bytes = 0;
+                eachList(k, (data) => (bytes += data.byteLength), from);
+                return bytes;
+              },
+            },
+            bits,
+          );
         },
         count(k) {
           let n = 0;

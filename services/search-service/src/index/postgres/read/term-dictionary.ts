@@ -7,6 +7,7 @@ import type { PostingKind } from '../layout';
 import { prefixUpperBound } from '../../prefix-expansion';
 import type { IndexCache, PrefixRows } from './index-cache';
 import { readPacked, readPrefixPostings, type Snapshot } from './index-store';
+import { orUnionInto, termBitsKey } from './term-bitsets';
 
 /**
  * The term dictionary of prefix=1 (search-as-you-type): every list of a snapshot whose term
@@ -22,6 +23,8 @@ import { readPacked, readPrefixPostings, type Snapshot } from './index-store';
  *   (readPrefixPostings; verified to be an Index Scan by test/prefix-dictionary.test.ts).
  *   The lists found are cached per (segment, kind, prefix): segments never change.
  * - The pending tail is matched by search_snapshot in SQL with the same range.
+ * - The union of a prefix's lists over the collection is a term bitset (term-bitsets.ts), so
+ *   a prefix typed again costs one OR, whatever the number of its terms.
  */
 
 /** A row segment's lists of one prefix as one cache entry, with the memory it holds. */
@@ -110,20 +113,54 @@ export async function readPrefixLists(
     cache.setPrefixRows(id, kind, prefix, prefixRows(lists, termChars));
     rowLists.set(key, lists);
   }
+  /** each list of this kind whose term starts with the prefix, in segments ending after `from` */
+  const eachList = (
+    kind: PostingKind,
+    from: number,
+    packed: (d: PackedTermDictionary, firstDocno: number) => void,
+    row: (list: Buffer, firstDocno: number) => void,
+  ) => {
+    for (const s of snap.segments) {
+      if (s.firstDocno + s.docCount <= from) continue;
+      if (s.packed) packed(dictionaries.get(s.id)!, s.firstDocno);
+      else for (const list of rowLists.get(`${s.id}:${kind}`) ?? []) row(list, s.firstDocno);
+    }
+  };
   return {
     orInto(kind, bits) {
-      let any = false;
-      for (const s of snap.segments) {
-        if (s.packed) {
-          if (dictionaries.get(s.id)!.orInto(kind, prefix, s.firstDocno, bits)) any = true;
-          continue;
-        }
-        for (const list of rowLists.get(`${s.id}:${kind}`) ?? []) {
-          orPostingsInto(list, s.firstDocno, bits);
-          any = true;
-        }
-      }
-      return any;
+      return orUnionInto(
+        cache,
+        termBitsKey(snap, `P${kind}${prefix}`),
+        snap,
+        {
+          orFrom(from, into) {
+            let any = false;
+            eachList(
+              kind,
+              from,
+              (d, firstDocno) => {
+                if (d.orInto(kind, prefix, firstDocno, into)) any = true;
+              },
+              (list, firstDocno) => {
+                orPostingsInto(list, firstDocno, into);
+                any = true;
+              },
+            );
+            return any;
+          },
+          bytesFrom(from) {
+            let bytes = 0;
+            eachList(
+              kind,
+              from,
+              (d) => (bytes += d.bytesWith(kind, prefix)),
+              (list) => (bytes += list.byteLength),
+            );
+            return bytes;
+          },
+        },
+        bits,
+      );
     },
   };
 }
