@@ -13,6 +13,9 @@
 //     load generator in a worker thread: searches/s, CPU per search, p50 and the worst kind's
 //     p99; every kind's numfound is compared between the variants;
 //  4. per variant the median of its rounds, and B / A.
+// BENCH_AB_AFTER_LOAD=1: right after a load instead. Each round loads its own collection of
+// --docs documents through the variant and measures at once, with no warm-up (issue 23's
+// "no tail after a bulk load"), then deletes it; every round counts.
 // Variants: BENCH_AB_A and BENCH_AB_B, each a search-service folder with a built dist/
 // (default: this one); BENCH_AB_A_ENV and BENCH_AB_B_ENV, settings for that variant only
 // ("SEARCH_MAX_CONCURRENT_SEARCHES=4 SEARCH_INDEX_CACHE_MB=128"). The variants must share the
@@ -35,6 +38,7 @@ import { createWrites } from './lib/writes.mjs';
 
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 4);
 const SEARCHES = Number(process.env.BENCH_AB_SEARCHES ?? 8500);
+const AFTER_LOAD = process.env.BENCH_AB_AFTER_LOAD === '1';
 
 /** "A=1 B=two" → { A: '1', B: 'two' } */
 function settings(text) {
@@ -124,6 +128,51 @@ async function main() {
   await stopDatabase();
 }
 
+/** SEARCHES searches of the kinds in c at CONCURRENCY: throughput, latencies, CPU, stalls */
+async function measureRound(client, c, kinds) {
+  const per = new Map(kinds.map((k) => [k.kind, []]));
+  const all = [];
+  const byWindow = [];
+  await ask('stalls-start');
+  const cpu0 = cpuTimes();
+  const t0 = performance.now();
+  await inParallel(SEARCHES, CONCURRENCY, async (i) => {
+    const k = kinds[i % kinds.length];
+    const t = performance.now();
+    await client.search(c, k);
+    const end = performance.now();
+    per.get(k.kind).push(end - t);
+    all.push(end - t);
+    (byWindow[Math.floor((end - t0) / 5000)] ??= []).push(end - t);
+  });
+  const qps = SEARCHES / ((performance.now() - t0) / 1000);
+  const cpu1 = cpuTimes();
+  const perSearch = (k) => (cpu0 && cpu1 ? (cpu1[k] - cpu0[k]) / SEARCHES : NaN);
+  const st = await ask('stalls-stop');
+  for (const l of per.values()) l.sort((a, b) => a - b);
+  all.sort((a, b) => a - b);
+  let worst = { kind: '', p99: 0 };
+  for (const [kind, l] of per) {
+    const p99 = percentile(l, 99);
+    if (p99 > worst.p99) worst = { kind, p99 };
+  }
+  const windows = byWindow
+    .map((l) =>
+      l
+        ? percentile(
+            l.sort((a, b) => a - b),
+            99,
+          ).toFixed(1)
+        : '-',
+    )
+    .join(' ');
+  return {
+    ...{ qps, p50: percentile(all, 50), p99: percentile(all, 99), worst, st, windows },
+    ...{ main: perSearch('main'), postgres: perSearch('postgres'), machine: perSearch('machine') },
+    cpu: cpuPer(cpu0, cpu1, { n: SEARCHES, label: 'search' }),
+  };
+}
+
 async function loadGenerator({ port, token, databaseUrl }) {
   const sql = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   sql.on('error', () => {});
@@ -132,73 +181,66 @@ async function loadGenerator({ port, token, databaseUrl }) {
   const df = newDf();
   for (let i = 0; i < DOCS; i++) makeDoc(i, df);
   const kinds = chooseQueryKinds(df);
-  const A = await loader.newCollection();
-  report(`adding ${DOCS} documents through variant A ...`);
-  await writes.addRange(A, { n: DOCS, docAt: (i) => makeDoc(i), label: 'adds' });
-  await writes.foldCaughtUp('the load');
-  await ask('vacuum');
-  loader.close();
+  const A = AFTER_LOAD ? null : await loader.newCollection();
+  if (A) {
+    report(`adding ${DOCS} documents through variant A ...`);
+    await writes.addRange(A, { n: DOCS, docAt: (i) => makeDoc(i), label: 'adds' });
+    await writes.foldCaughtUp('the load');
+    await ask('vacuum');
+  }
 
   const results = { A: [], B: [] };
   /** numfound per kind, from the first variant measured */
   const numfound = new Map();
-  // round 0 warms both variants and the load generator up and is not counted: the first
-  // minute after a load (autovacuum, the generator's own JIT) was a fifth slower in trials
-  for (let round = 0; round <= ROUNDS; round++) {
+  const checkNumfound = async (client, c, name) => {
+    for (const k of kinds) {
+      const res = await client.search(c, k);
+      const n = res.status === 200 ? JSON.parse(res.body.toString()).numfound : res.status;
+      if (!numfound.has(k.kind)) numfound.set(k.kind, n);
+      else if (numfound.get(k.kind) !== n)
+        throw new Error(
+          `${k.kind}: variant ${name} numfound ${n}, the other ${numfound.get(k.kind)}`,
+        );
+    }
+  };
+  // settled: round 0 warms both variants and the load generator up and is not counted (the
+  // first minute after a load, autovacuum and the generator's own JIT, was a fifth slower in
+  // trials); right after a load, every round loads its own collection and counts
+  const first = AFTER_LOAD ? 1 : 0;
+  for (let round = first; round <= ROUNDS; round++) {
     const order = round % 2 ? ['A', 'B'] : ['B', 'A'];
     for (const name of order) {
       const { port: p } = await ask({ variant: name });
       const client = createClient({ port: p, token });
-      for (const k of kinds) {
-        const res = await client.search(A, k);
-        const n = res.status === 200 ? JSON.parse(res.body.toString()).numfound : res.status;
-        if (!numfound.has(k.kind)) numfound.set(k.kind, n);
-        else if (numfound.get(k.kind) !== n)
-          throw new Error(
-            `${k.kind}: variant ${name} numfound ${n}, the other ${numfound.get(k.kind)}`,
-          );
+      let c = A;
+      if (AFTER_LOAD) {
+        c = await client.newCollection();
+        await writes.addRange(c, {
+          n: DOCS,
+          docAt: (i) => makeDoc(i),
+          label: `round ${round}, ${name}: adds`,
+          via: client,
+        });
+      } else {
+        await checkNumfound(client, c, name);
+        await inParallel(SEARCHES / 10, CONCURRENCY, (i) =>
+          client.search(c, kinds[i % kinds.length]),
+        );
       }
-      await inParallel(SEARCHES / 10, CONCURRENCY, (i) =>
-        client.search(A, kinds[i % kinds.length]),
-      );
-      const per = new Map(kinds.map((k) => [k.kind, []]));
-      const all = [];
-      await ask('stalls-start');
-      const cpu0 = cpuTimes();
-      const t0 = performance.now();
-      await inParallel(SEARCHES, CONCURRENCY, async (i) => {
-        const k = kinds[i % kinds.length];
-        const t = performance.now();
-        await client.search(A, k);
-        const ms = performance.now() - t;
-        per.get(k.kind).push(ms);
-        all.push(ms);
-      });
-      const qps = SEARCHES / ((performance.now() - t0) / 1000);
-      const cpu1 = cpuTimes();
-      const cpu = cpuPer(cpu0, cpu1, { n: SEARCHES, label: 'search' });
-      const perSearch = (k) => (cpu0 && cpu1 ? (cpu1[k] - cpu0[k]) / SEARCHES : NaN);
-      const st = await ask('stalls-stop');
-      for (const l of per.values()) l.sort((a, b) => a - b);
-      all.sort((a, b) => a - b);
-      let worst = { kind: '', p99: 0 };
-      for (const [kind, l] of per) {
-        const p99 = percentile(l, 99);
-        if (p99 > worst.p99) worst = { kind, p99 };
-      }
-      const r = {
-        ...{ qps, p50: percentile(all, 50), p99: percentile(all, 99), worst },
-        ...{
-          main: perSearch('main'),
-          postgres: perSearch('postgres'),
-          machine: perSearch('machine'),
-        },
-      };
+      const r = await measureRound(client, c, kinds);
       if (round > 0) results[name].push(r);
       report(
-        `round ${round}${round ? '' : ' (not counted)'}, ${name}: ${Math.round(qps)} searches/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ` +
-          `worst kind p99 ${worst.p99.toFixed(1)} ms (${worst.kind})${cpu}; GC ${st.gcCount} pauses (${st.gcMajor} major), event-loop max ${st.delayMax.toFixed(0)} ms`,
+        `round ${round}${round ? '' : ' (not counted)'}, ${name}: ${Math.round(r.qps)} searches/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ` +
+          `worst kind p99 ${r.worst.p99.toFixed(1)} ms (${r.worst.kind})${r.cpu}; GC ${r.st.gcCount} pauses (${r.st.gcMajor} major), event-loop max ${r.st.delayMax.toFixed(0)} ms\n` +
+          `  p99 by 5 s window: ${r.windows}`,
       );
+      if (AFTER_LOAD) {
+        await writes.foldCaughtUp(`round ${round}, ${name}`);
+        await checkNumfound(client, c, name);
+        const dropped = await client.deleteCollection(c);
+        if (dropped.status !== 204) throw new Error(`delete: ${dropped.status} ${dropped.body}`);
+        await ask('vacuum');
+      }
       client.close();
     }
   }
@@ -223,6 +265,7 @@ async function loadGenerator({ port, token, databaseUrl }) {
   row('service thread ms/search', (r) => r.main, 3);
   row('PostgreSQL ms/search', (r) => r.postgres, 3);
   row('machine ms/search', (r) => r.machine, 3);
+  loader.close();
   await sql.end();
 }
 

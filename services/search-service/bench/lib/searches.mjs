@@ -9,6 +9,27 @@ import { ask, report } from './worker-link.mjs';
 /** the answer's numfound; null when the search failed (client.failed has it) */
 const numfoundOf = (res) => (res.status === 200 ? JSON.parse(res.body.toString()).numfound : null);
 
+const WINDOW_MS = 5000;
+
+/**
+ * "41.2 38.0 …": the p99 of the searches that ended in each WINDOW_MS of a measurement (is
+ * a tail spread over the measurement, or in its first seconds, after a load?)
+ */
+function windows(timeline) {
+  const by = [];
+  for (const [at, ms] of timeline) (by[Math.floor(at / WINDOW_MS)] ??= []).push(ms);
+  return by
+    .map((l) =>
+      l
+        ? percentile(
+            l.sort((a, b) => a - b),
+            99,
+          ).toFixed(1)
+        : '-',
+    )
+    .join(' ');
+}
+
 /** client: client.mjs; kinds: query-kinds.mjs (with expected counts) */
 export function createSearches({ client, kinds }) {
   async function checkCounts(c, label) {
@@ -77,12 +98,18 @@ export function createSearches({ client, kinds }) {
       await inParallel(Math.max(kinds.length * 4, SEARCHES / 10), CONCURRENCY, (i) =>
         client.search(c, kinds[i % kinds.length]),
       );
+    /** [when it ended (ms from the first send), latency] of every search, for the windows */
+    const timeline = [];
+    const start = performance.now();
     const t = await timed(SEARCHES, label, async (i) => {
       const k = kinds[i % kinds.length];
       const t0 = performance.now();
       await client.search(c, k);
-      per.get(k.kind).push(performance.now() - t0);
+      const t1 = performance.now();
+      per.get(k.kind).push(t1 - t0);
+      timeline.push([t1 - start, t1 - t0]);
     });
+    report(`  p99 of all kinds by ${WINDOW_MS / 1000} s window: ${windows(timeline)}`);
     for (const l of per.values()) l.sort((a, b) => a - b);
     const worst = Math.max(...[...per.values()].map((l) => percentile(l, 99)));
     const row = ([kind, l]) =>
