@@ -8,7 +8,7 @@ import type {
 } from '../search-index';
 import { searchBitmaps } from './read/bitmap-search';
 import { createIndexFolder, type IndexFolder } from './fold/folder';
-import { folderMetrics } from './fold/folder-metrics';
+import { folderMetrics, type FolderObserver } from './fold/folder-metrics';
 import { createFolderSupervisor, type FolderSupervisor } from './fold/folder-supervisor';
 import { createFolderThread, folderThreadAvailable } from './fold/folder-thread';
 import { createIndexCache } from './read/index-cache';
@@ -22,6 +22,7 @@ import {
 } from './write/change-store';
 import { pendingTerms } from './write/pending-terms';
 import { createSnapshotReader } from './read/snapshot-reader';
+import { createViewWarmer } from './read/view-warmer';
 
 export interface PostgresIndexOptions {
   logger?: Logger;
@@ -80,10 +81,19 @@ export function createPostgresIndex(
   const observer = folderMetrics(opts.metrics, pool);
   const cache = createIndexCache(opts.cacheBytes ?? 256 * 2 ** 20);
   const reader = createSnapshotReader(pool, cache);
+  const warmer = createViewWarmer(reader, logger);
+  /** the metrics' observer, and each fold's collection view kept current (view-warmer.ts) */
+  const foldObserver: FolderObserver = {
+    folded(n, seconds, collectionId) {
+      observer?.folded(n, seconds, collectionId);
+      warmer.folded(collectionId);
+    },
+    merged: (seconds) => observer?.merged(seconds),
+  };
   const folder = createIndexFolder({
     pool,
     logger,
-    observer,
+    observer: foldObserver,
     batchSize: opts.foldBatchSize,
     idleMs: opts.foldIdleMs,
     minBatch: opts.foldMinBatch,
@@ -109,7 +119,7 @@ export function createPostgresIndex(
               maxDelayMs: opts.foldMaxDelayMs,
               packedMaxDocs: opts.packedMaxDocs,
             },
-            observer,
+            foldObserver,
             opts.folderThreadEntry,
           )
         : { ended: folder.run(), stop: () => folder.stop() },
@@ -175,6 +185,7 @@ export function createPostgresIndex(
       await reanalysis.stop();
       await supervisor.stop();
       await folder.stop();
+      await warmer.stop();
     },
   };
 }

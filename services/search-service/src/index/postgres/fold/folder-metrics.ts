@@ -5,7 +5,8 @@ import type { SupervisionObserver } from './folder-supervisor';
 
 /** What the folder reports (to /metrics, directly or from its worker thread). */
 export interface FolderObserver {
-  folded(documents: number, seconds: number): void;
+  /** a fold committed a new segment of the collection */
+  folded(documents: number, seconds: number, collectionId: string): void;
   merged(seconds: number): void;
 }
 

@@ -19,7 +19,8 @@ export interface FolderThreadOptions extends Omit<FolderOptions, 'pool' | 'logge
   logLevel: string;
 }
 
-type Report = { folded: number; seconds: number } | { merged: number; seconds: number };
+type Report =
+  { folded: number; seconds: number; collectionId: string } | { merged: number; seconds: number };
 
 /**
  * The thread's nice value (Linux keeps one per thread; os.setPriority(0, …) on a thread sets
@@ -50,7 +51,7 @@ export function createFolderThread(
   let stopping = false;
   let failure: Error | null = null;
   worker.on('message', (m: Report) => {
-    if ('folded' in m) observer?.folded(m.folded, m.seconds);
+    if ('folded' in m) observer?.folded(m.folded, m.seconds, m.collectionId);
     else if ('merged' in m) observer?.merged(m.seconds);
   });
   worker.on('error', (err) => (failure = err));
@@ -95,7 +96,7 @@ if (!isMainThread && parentPort && (workerData as FolderThreadOptions | undefine
     pool,
     logger: createLogger('search-service', opts.logLevel),
     observer: {
-      folded: (n, seconds) => port.postMessage({ folded: n, seconds }),
+      folded: (n, seconds, collectionId) => port.postMessage({ folded: n, seconds, collectionId }),
       merged: (seconds) => port.postMessage({ merged: 1, seconds }),
     },
   });

@@ -213,7 +213,7 @@ export function createIndexFolder(opts: FolderOptions): IndexFolder {
       return { folded, tombstones };
     });
     if (done?.folded) {
-      observer?.folded(done.folded, (performance.now() - started) / 1000);
+      observer?.folded(done.folded, (performance.now() - started) / 1000, collectionId);
     }
     return done ?? { folded: 0, tombstones: 0 };
   }

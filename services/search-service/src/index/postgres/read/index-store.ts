@@ -32,6 +32,33 @@ export interface Snapshot {
   pendingDf: Map<string, number>;
 }
 
+/** What a collection's view needs of its folded state (readFoldedState). */
+export type FoldedState = Pick<Snapshot, 'epoch' | 'nextDocno' | 'segments'>;
+
+/**
+ * The collection's epoch, next number and live segments, in one statement (so the segments
+ * cover the numbers below next_docno): what its view is extended with, without the pending
+ * rows that a search's snapshot reads too.
+ */
+export async function readFoldedState(db: Queryable, collectionId: string): Promise<FoldedState> {
+  const { rows } = await db.query<Pick<SnapshotRowsRow, 'epoch' | 'next_docno' | 'segments'>>({
+    name: 'bitmap-folded-state',
+    text: `SELECT s.epoch, s.next_docno,
+                  (SELECT json_agg(json_build_array(g.id, g.first_docno, g.doc_count, g.packed IS NOT NULL)
+                                   ORDER BY g.first_docno)
+                     FROM search_segments g
+                    WHERE g.collection_id = s.collection_id AND g.retired_at IS NULL) AS segments
+             FROM search_index_state s WHERE s.collection_id = $1`,
+    values: [collectionId],
+  });
+  const r = rows[0];
+  return {
+    epoch: r?.epoch ?? null,
+    nextDocno: r?.next_docno ?? 0,
+    segments: segmentRefs(r?.segments ?? null),
+  };
+}
+
 /** search_snapshot_rows' row. */
 interface SnapshotRowsRow {
   epoch: string | null;
@@ -43,6 +70,16 @@ interface SnapshotRowsRow {
   held: string[] | null;
   /** the other pending rows: [row_id, doc_id, regdate as text, categories, terms, title terms] */
   fresh: Array<[number, number, string, number[], string[], string[]]> | null;
+}
+
+/** The live segments as the snapshot statements aggregate them (json of arrays). */
+function segmentRefs(rows: SnapshotRowsRow['segments']): SegmentRef[] {
+  return (rows ?? []).map(([id, firstDocno, docCount, packed]) => ({
+    id: String(id),
+    firstDocno,
+    docCount,
+    packed,
+  }));
 }
 
 /** A pending row as search_snapshot_rows returns it whole. */
@@ -86,12 +123,7 @@ export async function readSnapshotRows(
       collectionId,
       epoch: r.epoch,
       nextDocno: r.next_docno ?? 0,
-      segments: (r.segments ?? []).map(([id, firstDocno, docCount, packed]) => ({
-        id: String(id),
-        firstDocno,
-        docCount,
-        packed,
-      })),
+      segments: segmentRefs(r.segments),
       deleted: r.deleted ?? [],
       tombstones: r.tombstones ?? [],
     },

@@ -9,9 +9,11 @@ import {
   readDeleted,
   readPacked,
   readCategoryTerms,
+  readFoldedState,
   readPostings,
   readSegmentDocs,
   readSnapshotRows,
+  type FoldedState,
   type PendingRowRead,
   type PostingRow,
   type Snapshot,
@@ -84,7 +86,12 @@ export interface SnapshotReader {
    */
   snapshot(db: Queryable, collectionId: string, filter: SnapshotFilter): Promise<Snapshot>;
   /** The collection's view, extended to every number of the snapshot. */
-  view(db: Queryable, collectionId: string, snap: Snapshot): Promise<CollectionView>;
+  view(db: Queryable, collectionId: string, snap: FoldedState): Promise<CollectionView>;
+  /**
+   * Extends the collection's view to its folded numbers now, on the pool, before a search
+   * needs it (the engine calls this after each fold of the collection this instance makes).
+   */
+  warmView(collectionId: string): Promise<void>;
   /**
    * The posting lists of these keys (distinct) over the snapshot's segments; with
    * `allCategories` (facet counts), every category list the segments have too.
@@ -123,7 +130,7 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
   async function extend(
     db: Queryable,
     view: CollectionView,
-    snap: Snapshot,
+    snap: FoldedState,
   ): Promise<CollectionView> {
     const needed = snap.segments.filter((s) => s.firstDocno + s.docCount > view.size);
     const docs = await readSegmentDocs(
@@ -176,6 +183,12 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
         extending.set(key, extension);
         return extension;
       }
+    },
+
+    async warmView(collectionId) {
+      const state = await readFoldedState(pool, collectionId);
+      if (state.epoch === null || state.nextDocno === 0) return;
+      await this.view(pool, collectionId, state);
     },
 
     async postings(db, snap, keys, opts = {}) {

@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Queryable } from '@hub/service-kit';
 import type { Bitset } from '../format/bitset';
 import { PackedSegment } from '../format/packed-segment';
@@ -14,7 +15,8 @@ import { orUnionInto, termBitsKey } from './term-bitsets';
  * starts with a prefix (prefix-expansion.ts), per segment, without scanning a segment's terms.
  *
  * - Packed segments store their entries in no order (an open-addressing hash finds one term).
- *   The first prefix search of a segment sorts the word and title terms once
+ *   The first prefix search of a segment sorts the word and title terms once (yielding to the
+ *   event loop between two segments)
  *   (format/packed-term-dictionary.ts: the terms and where each entry starts, per kind) and
  *   caches that next to the segment, so stored segments stay as they are (no migration) and a
  *   search without prefix never pays for it. A prefix is then a binary-search range.
@@ -96,7 +98,10 @@ export async function readPrefixLists(
     cache.setPacked(r.id, segment);
     segments.set(r.id, segment);
   }
-  for (const id of missingPacked) {
+  for (const [i, id] of missingPacked.entries()) {
+    // each sort takes a few ms: right after a bulk load, one search sorting two dozen new
+    // segments in one go held the service thread for ~125 ms; between two, others go on
+    if (i > 0) await yieldToEventLoop();
     const segment = segments.get(id)!;
     const dictionary = new PackedTermDictionary(segment);
     cache.setTermDictionary(id, dictionary);
