@@ -29,9 +29,10 @@ import { makeDoc, newDf } from './data.mjs';
 import { createClient } from './lib/client.mjs';
 import { openDatabase } from './lib/database.mjs';
 import { instanceStarter } from './lib/host.mjs';
-import { cpuPer, cpuTimes, inParallel, percentile } from './lib/measure.mjs';
+import { cpuPer, cpuTimes, inParallel, percentile, windows } from './lib/measure.mjs';
+import { numfoundOf } from './lib/searches.mjs';
 import { chooseQueryKinds } from './lib/query-kinds.mjs';
-import { createStallMonitor } from './lib/stalls.mjs';
+import { answerStalls, createStallMonitor } from './lib/stalls.mjs';
 import { CONCURRENCY, DOCS, say, serviceDir } from './lib/settings.mjs';
 import { ask, report } from './lib/worker-link.mjs';
 import { createWrites } from './lib/writes.mjs';
@@ -102,12 +103,8 @@ async function main() {
   });
   worker.on('message', async (m) => {
     if (m.say) say(m.say);
-    if (m.ask === 'stalls-start') {
-      await stalls.start();
-      worker.postMessage('started');
-    } else if (m.ask === 'stalls-stop') {
-      worker.postMessage(await stalls.stop());
-    } else if (m.ask?.profile) {
+    if (await answerStalls(stalls, m.ask, worker)) return;
+    if (m.ask?.profile) {
       worker.postMessage(null);
     } else if (m.ask === 'vacuum') {
       await sql.query('VACUUM (ANALYZE)');
@@ -132,7 +129,8 @@ async function main() {
 async function measureRound(client, c, kinds) {
   const per = new Map(kinds.map((k) => [k.kind, []]));
   const all = [];
-  const byWindow = [];
+  /** [when it ended (ms from the first send), latency], for the p99 per window */
+  const timeline = [];
   await ask('stalls-start');
   const cpu0 = cpuTimes();
   const t0 = performance.now();
@@ -143,7 +141,7 @@ async function measureRound(client, c, kinds) {
     const end = performance.now();
     per.get(k.kind).push(end - t);
     all.push(end - t);
-    (byWindow[Math.floor((end - t0) / 5000)] ??= []).push(end - t);
+    timeline.push([end - t0, end - t]);
   });
   const qps = SEARCHES / ((performance.now() - t0) / 1000);
   const cpu1 = cpuTimes();
@@ -156,18 +154,9 @@ async function measureRound(client, c, kinds) {
     const p99 = percentile(l, 99);
     if (p99 > worst.p99) worst = { kind, p99 };
   }
-  const windows = byWindow
-    .map((l) =>
-      l
-        ? percentile(
-            l.sort((a, b) => a - b),
-            99,
-          ).toFixed(1)
-        : '-',
-    )
-    .join(' ');
   return {
-    ...{ qps, p50: percentile(all, 50), p99: percentile(all, 99), worst, st, windows },
+    ...{ qps, p50: percentile(all, 50), p99: percentile(all, 99), worst, st },
+    windows: windows(timeline),
     ...{ main: perSearch('main'), postgres: perSearch('postgres'), machine: perSearch('machine') },
     cpu: cpuPer(cpu0, cpu1, { n: SEARCHES, label: 'search' }),
   };
@@ -195,7 +184,7 @@ async function loadGenerator({ port, token, databaseUrl }) {
   const checkNumfound = async (client, c, name) => {
     for (const k of kinds) {
       const res = await client.search(c, k);
-      const n = res.status === 200 ? JSON.parse(res.body.toString()).numfound : res.status;
+      const n = numfoundOf(res) ?? res.status;
       if (!numfound.has(k.kind)) numfound.set(k.kind, n);
       else if (numfound.get(k.kind) !== n)
         throw new Error(

@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { startFloorServer } from './floor.mjs';
 import { listen } from './listen.mjs';
 import { inspectorProfiler } from './profiler.mjs';
-import { createStallMonitor } from './stalls.mjs';
+import { answerStalls, createStallMonitor } from './stalls.mjs';
 import { entryFile, say } from './settings.mjs';
 
 /**
@@ -49,12 +49,7 @@ export async function runLoadGenerator({ workerData, sql, startInstance, floor }
   let profiled = '';
   worker.on('message', async (m) => {
     if (m.say) say(m.say);
-    if (m.ask === 'stalls-start') {
-      await stalls.start();
-      worker.postMessage('started');
-    } else if (m.ask === 'stalls-stop') {
-      worker.postMessage(await stalls.stop());
-    }
+    await answerStalls(stalls, m.ask, worker);
     if (m.ask?.profile === 'start') {
       profiled = m.ask.label;
       if (process.env.BENCH_CPU_PROFILE) await profiler.start();

@@ -73,3 +73,24 @@ export async function inParallel(n, concurrency, work) {
     }),
   );
 }
+
+export const WINDOW_MS = 5000;
+
+/**
+ * "41.2 38.0 …": the p99 of the searches that ended in each WINDOW_MS of a measurement (is
+ * a tail spread over the measurement, or in its first seconds, after a load?)
+ */
+export function windows(timeline) {
+  const by = [];
+  for (const [at, ms] of timeline) (by[Math.floor(at / WINDOW_MS)] ??= []).push(ms);
+  return by
+    .map((l) =>
+      l
+        ? percentile(
+            l.sort((a, b) => a - b),
+            99,
+          ).toFixed(1)
+        : '-',
+    )
+    .join(' ');
+}

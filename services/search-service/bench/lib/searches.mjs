@@ -2,33 +2,13 @@
 // against the bench's model), and measurements: p50/p99 per kind, the wide mix with a writer
 // running, throughput, CPU, the service thread's stalls and the load generator's own load.
 import { performance } from 'node:perf_hooks';
-import { cpuPer, cpuTimes, inParallel, percentile } from './measure.mjs';
+import { cpuPer, cpuTimes, inParallel, percentile, WINDOW_MS, windows } from './measure.mjs';
 import { CONCURRENCY, SEARCHES } from './settings.mjs';
 import { ask, report } from './worker-link.mjs';
 
 /** the answer's numfound; null when the search failed (client.failed has it) */
-const numfoundOf = (res) => (res.status === 200 ? JSON.parse(res.body.toString()).numfound : null);
-
-const WINDOW_MS = 5000;
-
-/**
- * "41.2 38.0 …": the p99 of the searches that ended in each WINDOW_MS of a measurement (is
- * a tail spread over the measurement, or in its first seconds, after a load?)
- */
-function windows(timeline) {
-  const by = [];
-  for (const [at, ms] of timeline) (by[Math.floor(at / WINDOW_MS)] ??= []).push(ms);
-  return by
-    .map((l) =>
-      l
-        ? percentile(
-            l.sort((a, b) => a - b),
-            99,
-          ).toFixed(1)
-        : '-',
-    )
-    .join(' ');
-}
+export const numfoundOf = (res) =>
+  res.status === 200 ? JSON.parse(res.body.toString()).numfound : null;
 
 /** client: client.mjs; kinds: query-kinds.mjs (with expected counts) */
 export function createSearches({ client, kinds }) {

@@ -1,6 +1,20 @@
 // Stalls of the service thread during a measurement: event-loop delay and GC pauses.
 import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 
+/**
+ * Answers the load generator's 'stalls-start' / 'stalls-stop' (searches.mjs timed()) on the
+ * service's thread; true when `ask` was one of them.
+ */
+export async function answerStalls(stalls, ask, worker) {
+  if (ask === 'stalls-start') {
+    await stalls.start();
+    worker.postMessage('started');
+  } else if (ask === 'stalls-stop') {
+    worker.postMessage(await stalls.stop());
+  } else return false;
+  return true;
+}
+
 export function createStallMonitor() {
   let delay = null;
   let gc = null;
