@@ -16,6 +16,10 @@
 // BENCH_AB_AFTER_LOAD=1: right after a load instead. Each round loads its own collection of
 // --docs documents through the variant and measures at once, with no warm-up (issue 23's
 // "no tail after a bulk load"), then deletes it; every round counts.
+// BENCH_AB_MIX=1: the wide mix (lib/mix.mjs: BENCH_MIX_QUERIES distinct queries, each sent
+// twice) instead of the query kinds: every round sends all of it, in the same order, to an
+// instance started for the round, so what one variant keeps in its cache is what the mix made it
+// keep (the 1,000,000-document mix was where term bitsets cost more than they saved).
 // Variants: BENCH_AB_A and BENCH_AB_B, each a search-service folder with a built dist/
 // (default: this one); BENCH_AB_A_ENV and BENCH_AB_B_ENV, settings for that variant only
 // ("SEARCH_MAX_CONCURRENT_SEARCHES=4 SEARCH_INDEX_CACHE_MB=128"). The variants must share the
@@ -25,21 +29,24 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import pg from 'pg';
-import { makeDoc, newDf } from './data.mjs';
+import { makeDoc, newDf, NOW } from './data.mjs';
 import { createClient } from './lib/client.mjs';
 import { openDatabase } from './lib/database.mjs';
 import { instanceStarter } from './lib/host.mjs';
 import { cpuPer, cpuTimes, inParallel, percentile, windows } from './lib/measure.mjs';
 import { numfoundOf } from './lib/searches.mjs';
+import { buildMix } from './lib/mix.mjs';
+import { oracleQueries } from './lib/oracle.mjs';
 import { chooseQueryKinds } from './lib/query-kinds.mjs';
 import { answerStalls, createStallMonitor } from './lib/stalls.mjs';
-import { CONCURRENCY, DOCS, say, serviceDir } from './lib/settings.mjs';
+import { CONCURRENCY, DOCS, MIX_QUERIES, say, serviceDir } from './lib/settings.mjs';
 import { ask, report } from './lib/worker-link.mjs';
 import { createWrites } from './lib/writes.mjs';
 
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 4);
-const SEARCHES = Number(process.env.BENCH_AB_SEARCHES ?? 8500);
+const COUNT = Number(process.env.BENCH_AB_SEARCHES ?? 8500);
 const AFTER_LOAD = process.env.BENCH_AB_AFTER_LOAD === '1';
+const MIX = process.env.BENCH_AB_MIX === '1';
 
 /** "A=1 B=two" → { A: '1', B: 'two' } */
 function settings(text) {
@@ -111,7 +118,7 @@ async function main() {
       await sql.query('CHECKPOINT');
       worker.postMessage('done');
     } else if (m.ask?.variant) {
-      if (running.name !== m.ask.variant) {
+      if (running.name !== m.ask.variant || m.ask.fresh) {
         await running.instance.stop();
         running = { name: m.ask.variant, instance: await starters.get(m.ask.variant)() };
       }
@@ -125,27 +132,31 @@ async function main() {
   await stopDatabase();
 }
 
-/** SEARCHES searches of the kinds in c at CONCURRENCY: throughput, latencies, CPU, stalls */
-async function measureRound(client, c, kinds) {
+/**
+ * The searches of a round in c at CONCURRENCY (COUNT of the kinds in turn, or each send of
+ * the mix): throughput, latencies, CPU, stalls
+ */
+async function measureRound(client, c, kinds, mix) {
   const per = new Map(kinds.map((k) => [k.kind, []]));
+  const n = mix ? mix.length : COUNT;
   const all = [];
   /** [when it ended (ms from the first send), latency], for the p99 per window */
   const timeline = [];
   await ask('stalls-start');
   const cpu0 = cpuTimes();
   const t0 = performance.now();
-  await inParallel(SEARCHES, CONCURRENCY, async (i) => {
-    const k = kinds[i % kinds.length];
+  await inParallel(n, CONCURRENCY, async (i) => {
+    const k = mix ? mix[i] : kinds[i % kinds.length];
     const t = performance.now();
     await client.search(c, k);
     const end = performance.now();
-    per.get(k.kind).push(end - t);
+    if (!mix) per.get(k.kind).push(end - t);
     all.push(end - t);
     timeline.push([end - t0, end - t]);
   });
-  const qps = SEARCHES / ((performance.now() - t0) / 1000);
+  const qps = n / ((performance.now() - t0) / 1000);
   const cpu1 = cpuTimes();
-  const perSearch = (k) => (cpu0 && cpu1 ? (cpu1[k] - cpu0[k]) / SEARCHES : NaN);
+  const perSearch = (k) => (cpu0 && cpu1 ? (cpu1[k] - cpu0[k]) / n : NaN);
   const st = await ask('stalls-stop');
   for (const l of per.values()) l.sort((a, b) => a - b);
   all.sort((a, b) => a - b);
@@ -158,7 +169,7 @@ async function measureRound(client, c, kinds) {
     ...{ qps, p50: percentile(all, 50), p99: percentile(all, 99), worst, st },
     windows: windows(timeline),
     ...{ main: perSearch('main'), postgres: perSearch('postgres'), machine: perSearch('machine') },
-    cpu: cpuPer(cpu0, cpu1, { n: SEARCHES, label: 'search' }),
+    cpu: cpuPer(cpu0, cpu1, { n, label: 'search' }),
   };
 }
 
@@ -170,6 +181,12 @@ async function loadGenerator({ port, token, databaseUrl }) {
   const df = newDf();
   for (let i = 0; i < DOCS; i++) makeDoc(i, df);
   const kinds = chooseQueryKinds(df);
+  const mix = MIX
+    ? buildMix({ df, oracle: oracleQueries(NOW), count: MIX_QUERIES }).sends.map((s) => ({
+        kind: 'mix',
+        params: s.params,
+      }))
+    : null;
   const A = AFTER_LOAD ? null : await loader.newCollection();
   if (A) {
     report(`adding ${DOCS} documents through variant A ...`);
@@ -199,7 +216,7 @@ async function loadGenerator({ port, token, databaseUrl }) {
   for (let round = first; round <= ROUNDS; round++) {
     const order = round % 2 ? ['A', 'B'] : ['B', 'A'];
     for (const name of order) {
-      const { port: p } = await ask({ variant: name });
+      const { port: p } = await ask({ variant: name, fresh: MIX });
       const client = createClient({ port: p, token });
       let c = A;
       if (AFTER_LOAD) {
@@ -212,11 +229,12 @@ async function loadGenerator({ port, token, databaseUrl }) {
         });
       } else {
         await checkNumfound(client, c, name);
-        await inParallel(SEARCHES / 10, CONCURRENCY, (i) =>
-          client.search(c, kinds[i % kinds.length]),
-        );
+        if (!mix)
+          await inParallel(COUNT / 10, CONCURRENCY, (i) =>
+            client.search(c, kinds[i % kinds.length]),
+          );
       }
-      const r = await measureRound(client, c, kinds);
+      const r = await measureRound(client, c, kinds, mix);
       if (round > 0) results[name].push(r);
       report(
         `round ${round}${round ? '' : ' (not counted)'}, ${name}: ${Math.round(r.qps)} searches/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ` +
@@ -245,7 +263,7 @@ async function loadGenerator({ port, token, databaseUrl }) {
     );
   };
   report(
-    `\nmedians of ${ROUNDS} rounds (${SEARCHES} searches each, ${kinds.length} kinds, ${DOCS} documents):`,
+    `\nmedians of ${ROUNDS} rounds (${mix ? `the wide mix, ${mix.length}` : `${COUNT}`} searches each, ${mix ? '' : `${kinds.length} kinds, `}${DOCS} documents):`,
   );
   row('searches/s', (r) => r.qps, 0);
   row('p50 ms', (r) => r.p50);
