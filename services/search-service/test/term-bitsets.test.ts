@@ -39,25 +39,65 @@ const union = (
   return setBits(bits);
 };
 
+/** a key searched twice: its second sighting makes the entry (index-cache.ts TERM_BITS_SIGHTINGS) */
+const cached = (
+  cache: ReturnType<typeof createIndexCache>,
+  nextDocno: number,
+  segments: Segments,
+): number[] => {
+  union(cache, nextDocno, segments);
+  return union(cache, nextDocno, segments);
+};
+
 /** every number below n that is ≡ r mod m: a term in about 1/m of the documents */
 const every = (from: number, to: number, m: number) =>
   Array.from({ length: to - from }, (_, i) => from + i).filter((n) => n % m === 0);
 
-test('When a key is searched again, its union comes from the cache and no segment is walked', () => {
+test('When a key is searched a third time, its union comes from the cache and no segment is walked', () => {
   const cache = createIndexCache(1 << 20);
   const segments: Segments = [
     [0, 1000, every(0, 1000, 3)],
     [1000, 1000, every(1000, 2000, 3)],
   ];
   expect(union(cache, 2000, segments)).toEqual(every(0, 2000, 3));
+  expect(union(cache, 2000, segments)).toEqual(every(0, 2000, 3));
   const walked: number[] = [];
   expect(union(cache, 2000, segments, walked)).toEqual(every(0, 2000, 3));
   expect(walked).toEqual([]);
 });
 
+test('When a key is searched once, no bitset is made: its lists are walked', () => {
+  const cache = createIndexCache(1 << 20);
+  const segments: Segments = [[0, 2000, every(0, 2000, 3)]];
+  expect(union(cache, 2000, segments)).toEqual(every(0, 2000, 3));
+  expect(cache.termBits('c:1:Tw말')).toBeUndefined();
+  union(cache, 2000, segments);
+  expect(cache.termBits('c:1:Tw말')!.coveredTo).toBe(2000);
+});
+
+test('When term bitsets fill their share, they push out each other and never a posting list', () => {
+  const cache = createIndexCache(1 << 20);
+  cache.setPosting('1', 'w', '말', Buffer.alloc(700 * 1024));
+  const segments: Segments = [[0, 100_000, every(0, 100_000, 2)]];
+  for (let key = 0; key < 40; key++) {
+    for (let twice = 0; twice < 2; twice++) {
+      orUnionInto(
+        cache,
+        `c:1:T${key}`,
+        { nextDocno: 100_000 },
+        source(segments),
+        newBitset(100_000),
+      );
+    }
+  }
+  expect(cache.posting('1', 'w', '말')).toBeDefined();
+  expect(cache.termBits('c:1:T39')).toBeDefined();
+  expect(cache.termBits('c:1:T0')).toBeUndefined();
+});
+
 test('When segments were folded since, a later snapshot walks only those and keeps the cached bits', () => {
   const cache = createIndexCache(1 << 20);
-  union(cache, 2000, [[0, 2000, every(0, 2000, 3)]]);
+  cached(cache, 2000, [[0, 2000, every(0, 2000, 3)]]);
   const walked: number[] = [];
   const later: Segments = [
     [0, 2000, every(0, 2000, 3)],
@@ -69,7 +109,7 @@ test('When segments were folded since, a later snapshot walks only those and kee
 
 test('When a merged segment straddles what the cache covers, it is walked whole and nothing is lost or doubled', () => {
   const cache = createIndexCache(1 << 20);
-  union(cache, 2000, [
+  cached(cache, 2000, [
     [0, 1000, every(0, 1000, 3)],
     [1000, 1000, every(1000, 2000, 3)],
   ]);
@@ -84,7 +124,7 @@ test('When a merged segment straddles what the cache covers, it is walked whole 
 
 test('When an earlier snapshot meets an entry made from a later one, it takes only its own numbers', () => {
   const cache = createIndexCache(1 << 20);
-  union(cache, 2100, [
+  cached(cache, 2100, [
     [0, 2000, every(0, 2000, 3)],
     [2000, 100, every(2000, 2100, 3)],
   ]);
@@ -95,13 +135,13 @@ test('When an earlier snapshot meets an entry made from a later one, it takes on
 test('When a key lists few numbers, nothing is cached: its lists are walked every time', () => {
   const cache = createIndexCache(1 << 20);
   const segments: Segments = [[0, 100_000, [5, 70_000]]];
-  expect(union(cache, 100_000, segments)).toEqual([5, 70_000]);
+  expect(cached(cache, 100_000, segments)).toEqual([5, 70_000]);
   expect(cache.termBits('c:1:Tw말')).toBeUndefined();
 });
 
 test('When the numbers folded since reach an eighth of the entry, the entry is made again to cover them', () => {
   const cache = createIndexCache(1 << 20);
-  union(cache, 1000, [[0, 1000, every(0, 1000, 2)]]);
+  cached(cache, 1000, [[0, 1000, every(0, 1000, 2)]]);
   union(cache, 1200, [
     [0, 1000, every(0, 1000, 2)],
     [1000, 200, every(1000, 1200, 2)],

@@ -55,11 +55,26 @@ type Entry =
   | PackedTermDictionary
   | PrefixRows
   | PendingRow
-  | TermBits
   | Float64Array;
 
 /**
- * The in-process cache of the bitmap index, bounded in bytes (least recently used goes first):
+ * Term bitsets' own share of the cache's bytes. A bitset is next_docno / 8 bytes whatever the
+ * term (125 KB at 1,000,000 documents), so in the shared budget the terms of a wide mix of
+ * queries pushed out the lists and packed segments every search reads, which were then read
+ * from PostgreSQL again (issue 23: the 1,000,000-document mix went from 190 to 577 ms p99).
+ */
+export const TERM_BITS_SHARE = 1 / 8;
+
+/**
+ * How many keys the admission record holds: a key's union is made on its second sighting
+ * within the last this-many first sightings (the record is emptied when it fills), so a key
+ * searched once never takes a bitset's bytes.
+ */
+export const TERM_BITS_SIGHTINGS = 16_384;
+
+/**
+ * The in-process cache of the bitmap index, bounded in bytes (least recently used goes first;
+ * term bitsets in a share of their own, TERM_BITS_SHARE):
  * posting lists by (segment, kind, term), packed segments by segment, a row segment's category
  * lists by segment, prefix=1's term dictionaries (packed segments) and prefix lists (row
  * segments) by segment, deleted bitmaps by (collection, epoch, chunk, version), collection
@@ -110,19 +125,30 @@ export interface IndexCache {
   /** a key's union of lists over a collection's numbers (term-bitsets.ts termBitsKey) */
   termBits(key: string): TermBits | undefined;
   setTermBits(key: string, entry: TermBits): void;
+  /**
+   * records that a key's union was wanted and not cached; true when it was wanted before
+   * (admission on the second sighting: TERM_BITS_SIGHTINGS)
+   */
+  sightTermBits(key: string): boolean;
   view(collectionId: string, epoch: string): CollectionView | undefined;
   /** (re)stores a view, also after it grew (its size is counted again) */
   setView(view: CollectionView): void;
 }
 
 export function createIndexCache(maxBytes: number): IndexCache {
+  const bitsBytes = Math.max(1, Math.floor(maxBytes * TERM_BITS_SHARE));
   const lru = new LRUCache<string, Entry>({
-    maxSize: maxBytes,
+    maxSize: Math.max(1, maxBytes - bitsBytes),
     sizeCalculation: (v) => Math.max(1, 'bytes' in v ? v.bytes : v.byteLength + 48),
   });
+  const bitsLru = new LRUCache<string, TermBits>({
+    maxSize: bitsBytes,
+    sizeCalculation: (v) => v.bytes,
+  });
+  const sighted = new Set<string>();
   return {
     get bytes() {
-      return lru.calculatedSize;
+      return lru.calculatedSize + bitsLru.calculatedSize;
     },
     posting: (segmentId, kind, term) =>
       lru.get(`p${segmentId}:${kind}${term}`) as Buffer | undefined,
@@ -159,9 +185,15 @@ export function createIndexCache(maxBytes: number): IndexCache {
     setPendingRowIds(collectionId, rowIds) {
       lru.set(`Q${collectionId}`, rowIds);
     },
-    termBits: (key) => lru.get(`b${key}`) as TermBits | undefined,
+    termBits: (key) => bitsLru.get(key),
     setTermBits(key, entry) {
-      lru.set(`b${key}`, entry);
+      bitsLru.set(key, entry);
+    },
+    sightTermBits(key) {
+      if (sighted.delete(key)) return true;
+      if (sighted.size >= TERM_BITS_SIGHTINGS) sighted.clear();
+      sighted.add(key);
+      return false;
     },
     view: (collectionId, epoch) =>
       lru.get(`v${collectionId}:${epoch}`) as CollectionView | undefined,

@@ -26,7 +26,10 @@ import type { Snapshot } from './index-store';
  *   term's few offsets cost less to walk than a whole-bitset OR), and made again, from the old
  *   entry and the new segments, once the numbers it lacks reach an eighth of those it covers.
  *   An entry is never changed once cached (a search may hold it); it takes next_docno / 8
- *   bytes of the cache's budget (12.5 KB at 100,000 documents), least recently used first.
+ *   bytes (12.5 KB at 100,000 documents, 125 KB at 1,000,000) of the term bitsets' own share
+ *   of the cache, least recently used first (index-cache.ts TERM_BITS_SHARE).
+ * - Made on a key's second sighting (index-cache.ts TERM_BITS_SIGHTINGS): a key searched
+ *   once is walked and costs no bitset.
  */
 
 /** What an entry is made of: the snapshot's lists of one key. */
@@ -72,7 +75,9 @@ export function orUnionInto(
     const any = source.orFrom(entry.coveredTo, made) || entry.any;
     return keep(cache, key, made, n, any, bits);
   }
-  if (source.bytesFrom(0) < wordsFor(n)) return source.orFrom(0, bits);
+  if (source.bytesFrom(0) < wordsFor(n) || !cache.sightTermBits(key)) {
+    return source.orFrom(0, bits);
+  }
   const made = new Uint32Array(wordsFor(n));
   return keep(cache, key, made, n, source.orFrom(0, made), bits);
 }
