@@ -299,3 +299,11 @@ describe('query plan: the parts of a whole-run word are read only when it is rar
     );
   });
 });
+
+test('When q repeats a word, the plan has one clause for it and matches the same documents', () => {
+  const dict = dictionary('경복궁 가나', '가나 다라', '경복궁');
+  const q = `경복궁${' 가나'.repeat(150)}`;
+  const plan = planQuery(q, dict.df);
+  expect(plan.clauses.map((c) => c.typed)).toEqual([[queryTerms('경복궁')], [['가나']]]);
+  expect(found(q, dict, plan)).toEqual(found('경복궁 가나', dict));
+});
