@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { asBase64, base64Of, bytesOf, fromBase64 } from '../base64-bytes';
 import {
   collectionLock,
   deletedChunkBits,
@@ -100,8 +101,16 @@ export interface NewSegment {
 export async function insertSegment(tx: pg.PoolClient, s: NewSegment): Promise<string> {
   const { rows } = await tx.query<{ id: string }>(
     `INSERT INTO search_segments (collection_id, first_docno, doc_count, doc_ids, regdates, packed)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id::text`,
-    [s.collectionId, s.firstDocno, s.docCount, s.docIds, s.regdates, s.packed],
+     VALUES ($1, $2, $3, ${fromBase64('$4')}, ${fromBase64('$5')}, ${fromBase64('$6')})
+     RETURNING id::text`,
+    [
+      s.collectionId,
+      s.firstDocno,
+      s.docCount,
+      base64Of(s.docIds),
+      base64Of(s.regdates),
+      s.packed && base64Of(s.packed),
+    ],
   );
   return rows[0]!.id;
 }
@@ -116,8 +125,13 @@ export async function insertPostings(
     const part = lists.slice(i, i + 2000);
     await tx.query(
       `INSERT INTO search_postings (segment_id, kind, term, data)
-       SELECT $1, k, t, d FROM unnest($2::"char"[], $3::text[], $4::bytea[]) AS u(k, t, d)`,
-      [segmentId, part.map((l) => l.kind), part.map((l) => l.term), part.map((l) => l.data)],
+       SELECT $1, k, t, ${fromBase64('d')} FROM unnest($2::"char"[], $3::text[], $4::text[]) AS u(k, t, d)`,
+      [
+        segmentId,
+        part.map((l) => l.kind),
+        part.map((l) => l.term),
+        part.map((l) => base64Of(l.data)),
+      ],
     );
   }
 }
@@ -159,12 +173,13 @@ export async function applyTombstones(tx: pg.PoolClient, collectionId: string): 
     byChunk.set(chunk, [...(byChunk.get(chunk) ?? []), docno]);
   }
   const chunks = [...byChunk.keys()];
-  const { rows: current } = await tx.query<{ chunk: number; bits: Buffer }>(
-    `SELECT chunk, bits FROM search_deleted WHERE collection_id = $1 AND chunk = ANY($2::int[])
+  const { rows: current } = await tx.query<{ chunk: number; bits: string }>(
+    `SELECT chunk, ${asBase64('bits')} FROM search_deleted
+     WHERE collection_id = $1 AND chunk = ANY($2::int[])
      FOR UPDATE`,
     [collectionId, chunks],
   );
-  const existing = new Map(current.map((r) => [r.chunk, r.bits]));
+  const existing = new Map(current.map((r) => [r.chunk, bytesOf(r.bits)]));
   const updated = chunks.map((chunk) => {
     const bits = deletedChunkBits(existing.get(chunk));
     for (const docno of byChunk.get(chunk)!) setDeleted(bits, docno);
@@ -172,10 +187,10 @@ export async function applyTombstones(tx: pg.PoolClient, collectionId: string): 
   });
   await tx.query(
     `INSERT INTO search_deleted (collection_id, chunk, bits)
-     SELECT $1, c, b FROM unnest($2::int[], $3::bytea[]) AS u(c, b)
+     SELECT $1, c, ${fromBase64('b')} FROM unnest($2::int[], $3::text[]) AS u(c, b)
      ON CONFLICT (collection_id, chunk)
      DO UPDATE SET bits = EXCLUDED.bits, version = search_deleted.version + 1`,
-    [collectionId, chunks, updated],
+    [collectionId, chunks, updated.map(base64Of)],
   );
   return rows.length;
 }

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { asBase64, bytesOf } from '../base64-bytes';
 import { deletedChunkOf, isDeleted, postingKey, type PostingKind } from '../layout';
 import { readPacked } from '../read/index-store';
 import { unpackPostings } from '../format/packed-segment';
@@ -39,11 +40,11 @@ export async function deletedChunks(
   tx: pg.PoolClient,
   collectionId: string,
 ): Promise<Map<number, Buffer>> {
-  const { rows } = await tx.query<{ chunk: number; bits: Buffer }>(
-    `SELECT chunk, bits FROM search_deleted WHERE collection_id = $1`,
+  const { rows } = await tx.query<{ chunk: number; bits: string }>(
+    `SELECT chunk, ${asBase64('bits')} FROM search_deleted WHERE collection_id = $1`,
     [collectionId],
   );
-  return new Map(rows.map((r) => [r.chunk, r.bits]));
+  return new Map(rows.map((r) => [r.chunk, bytesOf(r.bits)]));
 }
 
 /** Every posting list of these segments, as postingKey → data per segment. */
@@ -70,13 +71,13 @@ export async function readAllPostings(
     }
     let after: [string, string] = ['', ''];
     for (;;) {
-      const { rows } = await tx.query<{ kind: PostingKind; term: string; data: Buffer }>(
-        `SELECT kind, term, data FROM search_postings
+      const { rows } = await tx.query<{ kind: PostingKind; term: string; data: string }>(
+        `SELECT kind, term, ${asBase64('data')} FROM search_postings
          WHERE segment_id = $1 AND (kind, term) > ($2::"char", $3::text COLLATE "C")
          ORDER BY kind, term LIMIT 5000`,
         [segmentId, after[0], after[1]],
       );
-      for (const r of rows) put(i, postingKey(r.kind, r.term), r.data);
+      for (const r of rows) put(i, postingKey(r.kind, r.term), bytesOf(r.data));
       if (rows.length < 5000) break;
       const last = rows[rows.length - 1]!;
       after = [last.kind, last.term];
@@ -90,13 +91,14 @@ export async function concatenatedDocs(
   tx: pg.PoolClient,
   segmentIds: string[],
 ): Promise<{ docIds: Buffer; regdates: Buffer }> {
-  const { rows } = await tx.query<{ doc_ids: Buffer; regdates: Buffer }>(
-    `SELECT doc_ids, regdates FROM search_segments WHERE id = ANY($1::bigint[]) ORDER BY first_docno`,
+  const { rows } = await tx.query<{ doc_ids: string; regdates: string }>(
+    `SELECT ${asBase64('doc_ids')}, ${asBase64('regdates')} FROM search_segments
+     WHERE id = ANY($1::bigint[]) ORDER BY first_docno`,
     [segmentIds],
   );
   return {
-    docIds: Buffer.concat(rows.map((r) => r.doc_ids)),
-    regdates: Buffer.concat(rows.map((r) => r.regdates)),
+    docIds: Buffer.concat(rows.map((r) => bytesOf(r.doc_ids))),
+    regdates: Buffer.concat(rows.map((r) => bytesOf(r.regdates))),
   };
 }
 

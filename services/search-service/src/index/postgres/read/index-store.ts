@@ -1,5 +1,6 @@
 import type { Queryable } from '@hub/service-kit';
 import { float64s, type PostingKind } from '../layout';
+import { asBase64, bytesOf } from '../base64-bytes';
 
 /**
  * The bitmap index's SQL for searches (changes: change-store.ts; folds and merges:
@@ -158,7 +159,7 @@ export async function readPostings(
 ): Promise<{ segmentIds: string[]; rows: PostingRow[] }> {
   const { rows } = await db.query<SegmentListRow>({
     name: 'bitmap-postings-found',
-    text: `SELECT s.id::text AS segment_id, p.kind, p.term, p.data
+    text: `SELECT s.id::text AS segment_id, p.kind, p.term, ${asBase64('p.data')}
            FROM search_segments s
            LEFT JOIN LATERAL (
              SELECT p.kind, p.term, p.data
@@ -177,7 +178,8 @@ interface SegmentListRow {
   segment_id: string;
   kind: PostingKind | null;
   term: string | null;
-  data: Buffer | null;
+  /** base64 (asBase64) */
+  data: string | null;
 }
 
 function foundLists(rows: SegmentListRow[]): { segmentIds: string[]; rows: PostingRow[] } {
@@ -185,7 +187,8 @@ function foundLists(rows: SegmentListRow[]): { segmentIds: string[]; rows: Posti
   const out: PostingRow[] = [];
   for (const r of rows) {
     found.add(r.segment_id);
-    if (r.data) out.push({ segmentId: r.segment_id, kind: r.kind!, term: r.term!, data: r.data });
+    if (r.data !== null)
+      out.push({ segmentId: r.segment_id, kind: r.kind!, term: r.term!, data: bytesOf(r.data) });
   }
   return { segmentIds: [...found], rows: out };
 }
@@ -222,7 +225,7 @@ export async function readCategoryLists(
 ): Promise<{ segmentIds: string[]; rows: PostingRow[] }> {
   const { rows } = await db.query<SegmentListRow>({
     name: 'bitmap-category-lists',
-    text: `SELECT s.id::text AS segment_id, p.kind, p.term, p.data
+    text: `SELECT s.id::text AS segment_id, p.kind, p.term, ${asBase64('p.data')}
            FROM search_segments s
            LEFT JOIN search_postings p ON p.segment_id = s.id AND p.kind = 'c'
            WHERE s.id = ANY($1::bigint[])`,
@@ -243,13 +246,13 @@ export async function readPacked(
   db: Queryable,
   segmentIds: string[],
 ): Promise<Array<{ id: string; packed: Buffer }>> {
-  const { rows } = await db.query<{ id: string; packed: Buffer }>({
+  const { rows } = await db.query<{ id: string; packed: string }>({
     name: 'bitmap-packed',
-    text: `SELECT id::text, packed FROM search_segments
+    text: `SELECT id::text, ${asBase64('packed')} FROM search_segments
            WHERE id = ANY($1::bigint[]) AND packed IS NOT NULL`,
     values: [segmentIds],
   });
-  return rows;
+  return rows.map((r) => ({ id: r.id, packed: bytesOf(r.packed) }));
 }
 
 /** documents.id and regdate of every number of these segments */
@@ -257,19 +260,19 @@ export async function readSegmentDocs(db: Queryable, segmentIds: string[]): Prom
   const { rows } = await db.query<{
     id: string;
     first_docno: number;
-    doc_ids: Buffer;
-    regdates: Buffer;
+    doc_ids: string;
+    regdates: string;
   }>({
     name: 'bitmap-segment-docs',
-    text: `SELECT id::text, first_docno, doc_ids, regdates FROM search_segments
+    text: `SELECT id::text, first_docno, ${asBase64('doc_ids')}, ${asBase64('regdates')} FROM search_segments
            WHERE id = ANY($1::bigint[]) ORDER BY first_docno`,
     values: [segmentIds],
   });
   return rows.map((r) => ({
     id: r.id,
     firstDocno: r.first_docno,
-    docIds: float64s(r.doc_ids),
-    regdates: float64s(r.regdates),
+    docIds: float64s(bytesOf(r.doc_ids)),
+    regdates: float64s(bytesOf(r.regdates)),
   }));
 }
 
@@ -279,13 +282,13 @@ export async function readDeleted(
   collectionId: string,
   chunks: number[],
 ): Promise<Array<{ chunk: number; version: number; bits: Buffer }>> {
-  const { rows } = await db.query<{ chunk: number; version: number; bits: Buffer }>({
+  const { rows } = await db.query<{ chunk: number; version: number; bits: string }>({
     name: 'bitmap-deleted',
-    text: `SELECT chunk, version, bits FROM search_deleted
+    text: `SELECT chunk, version, ${asBase64('bits')} FROM search_deleted
            WHERE collection_id = $1 AND chunk = ANY($2::int[])`,
     values: [collectionId, chunks],
   });
-  return rows;
+  return rows.map((r) => ({ chunk: r.chunk, version: r.version, bits: bytesOf(r.bits) }));
 }
 
 /**
@@ -306,7 +309,7 @@ export async function readPrefixPostings(
 ): Promise<{ segmentIds: string[]; rows: PostingRow[] }> {
   const { rows } = await db.query<SegmentListRow>({
     name: 'bitmap-prefix-postings',
-    text: `SELECT s.id::text AS segment_id, p.kind, p.term, p.data
+    text: `SELECT s.id::text AS segment_id, p.kind, p.term, ${asBase64('p.data')}
            FROM search_segments s
            LEFT JOIN LATERAL (
              SELECT p.kind, p.term, p.data FROM search_postings p
