@@ -7,7 +7,6 @@ import { DELETED_CHUNK, deletedWords, postingKey, type PostingKind } from '../la
 import {
   readCategoryLists,
   readDeleted,
-  readPacked,
   readCategoryTerms,
   readFoldedState,
   readPostings,
@@ -20,6 +19,7 @@ import {
 } from './index-store';
 import { pendingRow, pendingTail, type PendingRow, type SnapshotFilter } from './pending-tail';
 import { PackedSegment, packedKey } from '../format/packed-segment';
+import { createPackedSegments } from './packed-segments';
 import { orPostingsInto, postingsCount } from '../format/postings-codec';
 import { readPrefixLists, type PrefixLists } from './term-dictionary';
 import { orUnionInto, termBitsKey } from './term-bitsets';
@@ -117,6 +117,7 @@ export interface SnapshotReader {
 }
 
 export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): SnapshotReader {
+  const packedSegments = createPackedSegments(cache);
   /** a pending row read whole, now cached */
   function rowRead(r: PendingRowRead): PendingRow {
     const row = pendingRow(r.rowId, r.docId, r.regdate, r.categories, r.terms, r.titleTerms);
@@ -233,19 +234,17 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
         }
       }
       const none = { segmentIds: [], rows: [] };
-      const [packedRows, found, categoryRows] = await Promise.all([
-        missingPacked.length ? readPacked(db, missingPacked) : [],
+      const [packedRead, found, categoryRows] = await Promise.all([
+        missingPacked.length
+          ? packedSegments.load(db, missingPacked)
+          : new Map<string, PackedSegment>(),
         missingSegments.size
           ? readPostings(db, [...missingSegments], [...missingKeys.values()])
           : none,
         missingCategories.length ? readCategoryLists(db, missingCategories) : none,
       ]);
-      if (packedRows.length !== missingPacked.length) throw new SnapshotMoved();
-      for (const r of packedRows) {
-        const segment = new PackedSegment(r.packed);
-        cache.setPacked(r.id, segment);
-        packed.set(r.id, segment);
-      }
+      if (!packedRead) throw new SnapshotMoved();
+      for (const [id, segment] of packedRead) packed.set(id, segment);
       if (found.segmentIds.length !== missingSegments.size) throw new SnapshotMoved();
       if (categoryRows.segmentIds.length !== missingCategories.length) throw new SnapshotMoved();
       const bySegment = new Map(missingCategories.map((id) => [id, [] as PostingRow[]]));
@@ -338,7 +337,7 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
     },
 
     async prefixLists(db, snap, prefix, kinds) {
-      const lists = await readPrefixLists(db, cache, snap, prefix, kinds);
+      const lists = await readPrefixLists(db, cache, packedSegments, snap, prefix, kinds);
       if (!lists) throw new SnapshotMoved(); // a segment merged away and dropped
       return lists;
     },

@@ -1,13 +1,13 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Queryable } from '@hub/service-kit';
 import type { Bitset } from '../format/bitset';
-import { PackedSegment } from '../format/packed-segment';
 import { PackedTermDictionary } from '../format/packed-term-dictionary';
 import { orPostingsInto } from '../format/postings-codec';
 import type { PostingKind } from '../layout';
 import { prefixUpperBound } from '../../prefix-expansion';
 import type { IndexCache, PrefixRows } from './index-cache';
-import { readPacked, readPrefixPostings, type Snapshot } from './index-store';
+import { readPrefixPostings, type Snapshot } from './index-store';
+import type { PackedSegments } from './packed-segments';
 import { orUnionInto, termBitsKey } from './term-bitsets';
 
 /**
@@ -51,6 +51,7 @@ export interface PrefixLists {
 export async function readPrefixLists(
   db: Queryable,
   cache: IndexCache,
+  packedSegments: PackedSegments,
   snap: Snapshot,
   prefix: string,
   kinds: PostingKind[],
@@ -72,15 +73,9 @@ export async function readPrefixLists(
       else missingRows.add(s.id);
     }
   }
-  /** the packed segments to sort, held for the search (the cache may let go of them) */
-  const segments = new Map<string, PackedSegment>();
-  for (const id of missingPacked) {
-    const cached = cache.packed(id);
-    if (cached) segments.set(id, cached);
-  }
-  const unread = missingPacked.filter((id) => !segments.has(id));
-  const [packedRows, found] = await Promise.all([
-    unread.length ? readPacked(db, unread) : [],
+  // the packed segments to sort, held for the search (the cache may let go of them)
+  const [segments, found] = await Promise.all([
+    missingPacked.length ? packedSegments.load(db, missingPacked) : new Map<string, never>(),
     missingRows.size
       ? readPrefixPostings(
           db,
@@ -91,13 +86,8 @@ export async function readPrefixLists(
         )
       : { segmentIds: [], rows: [] },
   ]);
-  if (packedRows.length !== unread.length) return null;
+  if (!segments) return null;
   if (found.segmentIds.length !== missingRows.size) return null;
-  for (const r of packedRows) {
-    const segment = new PackedSegment(r.packed);
-    cache.setPacked(r.id, segment);
-    segments.set(r.id, segment);
-  }
   for (const [i, id] of missingPacked.entries()) {
     // each sort takes a few ms: right after a bulk load, one search sorting two dozen new
     // segments in one go held the service thread for ~125 ms; between two, others go on
