@@ -1,13 +1,17 @@
 /**
- * The index's bytea columns cross the wire as base64 text, not as the driver's hex.
+ * The index's large bytea values cross the wire as base64 text, not as the driver's hex.
  *
  * The driver reads every column as text: a bytea comes as `\x` and two hex digits per byte,
  * first made a JavaScript string, then decoded by pg-types; a Buffer parameter goes out the
- * same way. Measured on 10 MB of random bytes (2026-11-26, Node 20, this machine), from the
- * wire's bytes to the Buffer: hex 199 ms, base64 50 ms; from the Buffer to the parameter's
- * bytes: hex 155 ms, base64 21 ms; PostgreSQL's own `encode` 2× faster to base64 than to hex.
- * A packed segment is megabytes: read into a cold cache right after a merge (or by the merge
- * that replaces it), its hex held the thread for tens of milliseconds.
+ * same way. Measured through pg on this machine (2026-11-26, Node 20): reading 20 MB of
+ * bytea cost 233–263 ms of Node CPU as hex and 121–140 ms as base64; a 10 MB Buffer parameter
+ * 155 ms as hex, 21 ms as base64; 2,000 small values (20 B – 2 KB) written in one unnest 19–21
+ * ms as hex, 16–21 ms as base64. But 3,000 small values read in one result cost more as base64
+ * (14–15 ms against 10 ms): so the posting rows' `data`, many small lists read by every search
+ * that misses the cache, stays hex, and base64 is for the values of megabytes: packed segments
+ * (read into a cold cache right after folds, and by every merge, their hex held the service
+ * thread for tens of milliseconds), a segment's numbers (`doc_ids`, `regdates`: 8 bytes per
+ * document) and deleted bitmaps; and for every write.
  *
  * - A read selects `asBase64(column)` (`encode(column, 'base64') AS column`; NULL stays NULL)
  *   and turns the value into bytes with `bytesOf` (PostgreSQL breaks base64 into lines of 76

@@ -71,13 +71,13 @@ export async function readAllPostings(
     }
     let after: [string, string] = ['', ''];
     for (;;) {
-      const { rows } = await tx.query<{ kind: PostingKind; term: string; data: string }>(
-        `SELECT kind, term, ${asBase64('data')} FROM search_postings
+      const { rows } = await tx.query<{ kind: PostingKind; term: string; data: Buffer }>(
+        `SELECT kind, term, data FROM search_postings
          WHERE segment_id = $1 AND (kind, term) > ($2::"char", $3::text COLLATE "C")
          ORDER BY kind, term LIMIT 5000`,
         [segmentId, after[0], after[1]],
       );
-      for (const r of rows) put(i, postingKey(r.kind, r.term), bytesOf(r.data));
+      for (const r of rows) put(i, postingKey(r.kind, r.term), r.data);
       if (rows.length < 5000) break;
       const last = rows[rows.length - 1]!;
       after = [last.kind, last.term];

@@ -159,7 +159,7 @@ export async function readPostings(
 ): Promise<{ segmentIds: string[]; rows: PostingRow[] }> {
   const { rows } = await db.query<SegmentListRow>({
     name: 'bitmap-postings-found',
-    text: `SELECT s.id::text AS segment_id, p.kind, p.term, ${asBase64('p.data')}
+    text: `SELECT s.id::text AS segment_id, p.kind, p.term, p.data
            FROM search_segments s
            LEFT JOIN LATERAL (
              SELECT p.kind, p.term, p.data
@@ -178,8 +178,7 @@ interface SegmentListRow {
   segment_id: string;
   kind: PostingKind | null;
   term: string | null;
-  /** base64 (asBase64) */
-  data: string | null;
+  data: Buffer | null;
 }
 
 function foundLists(rows: SegmentListRow[]): { segmentIds: string[]; rows: PostingRow[] } {
@@ -187,8 +186,7 @@ function foundLists(rows: SegmentListRow[]): { segmentIds: string[]; rows: Posti
   const out: PostingRow[] = [];
   for (const r of rows) {
     found.add(r.segment_id);
-    if (r.data !== null)
-      out.push({ segmentId: r.segment_id, kind: r.kind!, term: r.term!, data: bytesOf(r.data) });
+    if (r.data) out.push({ segmentId: r.segment_id, kind: r.kind!, term: r.term!, data: r.data });
   }
   return { segmentIds: [...found], rows: out };
 }
@@ -225,7 +223,7 @@ export async function readCategoryLists(
 ): Promise<{ segmentIds: string[]; rows: PostingRow[] }> {
   const { rows } = await db.query<SegmentListRow>({
     name: 'bitmap-category-lists',
-    text: `SELECT s.id::text AS segment_id, p.kind, p.term, ${asBase64('p.data')}
+    text: `SELECT s.id::text AS segment_id, p.kind, p.term, p.data
            FROM search_segments s
            LEFT JOIN search_postings p ON p.segment_id = s.id AND p.kind = 'c'
            WHERE s.id = ANY($1::bigint[])`,
@@ -309,7 +307,7 @@ export async function readPrefixPostings(
 ): Promise<{ segmentIds: string[]; rows: PostingRow[] }> {
   const { rows } = await db.query<SegmentListRow>({
     name: 'bitmap-prefix-postings',
-    text: `SELECT s.id::text AS segment_id, p.kind, p.term, ${asBase64('p.data')}
+    text: `SELECT s.id::text AS segment_id, p.kind, p.term, p.data
            FROM search_segments s
            LEFT JOIN LATERAL (
              SELECT p.kind, p.term, p.data FROM search_postings p
