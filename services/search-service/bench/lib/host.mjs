@@ -45,20 +45,23 @@ export async function runLoadGenerator({ workerData, sql, startInstance, floor }
   });
   const stalls = createStallMonitor();
   let floorServer = null;
-  const profiler = inspectorProfiler();
+  // BENCH_CPU_PROFILE / BENCH_HEAP_PROFILE: the folder the profiles go to
+  const profileDir = process.env.BENCH_CPU_PROFILE || process.env.BENCH_HEAP_PROFILE;
+  const profiler = inspectorProfiler({
+    cpu: Boolean(process.env.BENCH_CPU_PROFILE),
+    heap: Boolean(process.env.BENCH_HEAP_PROFILE),
+  });
   let profiled = '';
   worker.on('message', async (m) => {
     if (m.say) say(m.say);
     await answerStalls(stalls, m.ask, worker);
     if (m.ask?.profile === 'start') {
       profiled = m.ask.label;
-      if (process.env.BENCH_CPU_PROFILE) await profiler.start();
+      if (profileDir) await profiler.start();
       worker.postMessage('started');
     } else if (m.ask?.profile === 'stop') {
-      const file = process.env.BENCH_CPU_PROFILE
-        ? await profiler.stop(process.env.BENCH_CPU_PROFILE)
-        : null;
-      if (file) say(`CPU profile of the service thread (${profiled}): ${file}`);
+      const file = profileDir ? await profiler.stop(profileDir) : null;
+      if (file) say(`profile of the service thread (${profiled}): ${file}`);
       worker.postMessage(file);
     }
     if (m.ask === 'floor-start') {
