@@ -1,23 +1,29 @@
 /**
- * The index's large bytea values cross the wire as base64 text, not as the driver's hex.
+ * Where the index's bytea values cross the wire as base64 text instead of the driver's hex.
  *
  * The driver reads every column as text: a bytea comes as `\x` and two hex digits per byte,
- * first made a JavaScript string, then decoded by pg-types; a Buffer parameter goes out the
- * same way. Measured through pg on this machine (2026-11-26, Node 20): reading 20 MB of
- * bytea cost 233–263 ms of Node CPU as hex and 121–140 ms as base64; a 10 MB Buffer parameter
- * 155 ms as hex, 21 ms as base64; 2,000 small values (20 B – 2 KB) written in one unnest 19–21
- * ms as hex, 16–21 ms as base64. But 3,000 small values read in one result cost more as base64
- * (14–15 ms against 10 ms): so the posting rows' `data`, many small lists read by every search
- * that misses the cache, stays hex, and base64 is for the values of megabytes: packed segments
- * (read into a cold cache right after folds, and by every merge, their hex held the service
- * thread for tens of milliseconds), a segment's numbers (`doc_ids`, `regdates`: 8 bytes per
- * document) and deleted bitmaps; and for every write.
+ * first made a JavaScript string, then decoded by pg-types. A Buffer parameter goes out in
+ * binary (no text at all), but an array of them is a text literal of hex. Measured through pg
+ * (2026-11-26/27, Node 20, PostgreSQL 15 and the bench's embedded 18):
+ * - reading 10–20 MB of bytea: 1.6–1.9× less Node CPU as base64 (hex 233–263 ms per 20 MB,
+ *   base64 121–140; on 18, 348–405 against 210–218 ms per 10 MB);
+ * - reading 3,000 small values (20 B – 2 KB) in one result: about equal on 18 (11.3 / 13.5 ms of
+ *   Node CPU), more as base64 on 15 (10 / 14–15 ms), and the wide mix at 300,000 documents took
+ *   8 % more service thread per search with every posting row as base64;
+ * - writing 3,000 small values in one unnest: base64 text[] 46–86 ms against bytea[] 61–122 ms;
+ * - writing one 10 MB value: a binary Buffer parameter 260–288 ms, base64 329–355 ms.
+ *
+ * So base64 is for reading values of megabytes: packed segments (read into a cold cache right
+ * after folds, and by every merge: their hex held the service thread for tens of milliseconds),
+ * a segment's numbers (`doc_ids`, `regdates`: 8 bytes per document) and deleted bitmaps; and for
+ * arrays of values written in one unnest (posting rows, deleted bitmaps). Posting rows are read
+ * as hex, and a single value is written as a Buffer (binary).
  *
  * - A read selects `asBase64(column)` (`encode(column, 'base64') AS column`; NULL stays NULL)
  *   and turns the value into bytes with `bytesOf` (PostgreSQL breaks base64 into lines of 76
  *   characters; Buffer's decoder skips the line breaks).
- * - A write sends `base64Of(bytes)` as a text parameter and decodes it in SQL with
- *   `fromBase64('$n')` (an element of an unnest()ed text[] alike).
+ * - A write of many values sends `base64Of(bytes)` as the elements of a text[] parameter and
+ *   decodes each in SQL with `fromBase64(element)`.
  * - The columns stay bytea: only the wire changes, so no migration and no reader of the
  *   tables (tests, psql) sees a difference.
  */
@@ -32,12 +38,12 @@ export function bytesOf(base64: string): Buffer {
   return Buffer.from(base64, 'base64');
 }
 
-/** A bytea parameter (or column of an unnest) sent as base64 text: the SQL that decodes it. */
+/** An unnest()ed text[] element of base64: the SQL that decodes it to bytea. */
 export function fromBase64(sqlText: string): string {
   return `decode(${sqlText}, 'base64')`;
 }
 
-/** The text parameter of bytes that fromBase64 decodes. */
+/** The element of a text[] parameter that fromBase64 decodes to these bytes. */
 export function base64Of(bytes: Buffer | Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 }

@@ -101,16 +101,8 @@ export interface NewSegment {
 export async function insertSegment(tx: pg.PoolClient, s: NewSegment): Promise<string> {
   const { rows } = await tx.query<{ id: string }>(
     `INSERT INTO search_segments (collection_id, first_docno, doc_count, doc_ids, regdates, packed)
-     VALUES ($1, $2, $3, ${fromBase64('$4')}, ${fromBase64('$5')}, ${fromBase64('$6')})
-     RETURNING id::text`,
-    [
-      s.collectionId,
-      s.firstDocno,
-      s.docCount,
-      base64Of(s.docIds),
-      base64Of(s.regdates),
-      s.packed && base64Of(s.packed),
-    ],
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id::text`,
+    [s.collectionId, s.firstDocno, s.docCount, s.docIds, s.regdates, s.packed],
   );
   return rows[0]!.id;
 }
