@@ -115,7 +115,14 @@ function inResultOrder(view: CollectionView, docnos: Uint32Array): Uint32Array {
   return docnos.sort();
 }
 
-/** With date bounds: the count and the page come from the same walk over the dates' range. */
+/**
+ * With date bounds. A set small enough is sorted and filtered. Otherwise the dates are a range
+ * of positions of the view's order: a narrow range is walked once for the count and the page;
+ * a wide one (most of the order, as an open `since` is) costs more to walk than what lies
+ * outside it, so the count is the matches less those outside, and the page is read off the
+ * range until every tier has `wanted` members. A match's tier is looked up only while its
+ * tier still takes members.
+ */
 function inDateRange(e: Evaluation, tiers: Bitset[], wanted: number): FoldedPage {
   const view = e.view;
   const inRange = (d: number) =>
@@ -138,12 +145,32 @@ function inDateRange(e: Evaluation, tiers: Bitset[], wanted: number): FoldedPage
   }
   const [lo, hi] = view.positions(e.from, e.to);
   const order = view.order;
-  for (let p = lo; p < hi; p++) {
-    const d = order[p]!;
-    if (!hasBit(e.matches, d)) continue;
-    page.count++;
+  const matches = e.matches;
+  /** tiers (the rest of the matches last) that still lack `wanted` members */
+  let open = page.tiers.length;
+  const take = (d: number) => {
     const tier = page.tiers[tierOf(d)]!;
-    if (tier.length < wanted) tier.push(ranked(view, d));
+    if (tier.length < wanted && tier.push(ranked(view, d)) === wanted) open--;
+  };
+  if (view.size - (hi - lo) >= hi - lo) {
+    // a narrow range: count and page in one walk over it
+    for (let p = lo; p < hi; p++) {
+      const d = order[p]!;
+      if (!hasBit(matches, d)) continue;
+      page.count++;
+      if (open > 0) take(d);
+    }
+    return page;
+  }
+  // a wide range (an open one: `since`): count the matches outside it, fewer positions, and
+  // read the page off the range only until every tier has its `wanted`
+  let outside = 0;
+  for (let p = 0; p < lo; p++) if (hasBit(matches, order[p]!)) outside++;
+  for (let p = hi; p < view.size; p++) if (hasBit(matches, order[p]!)) outside++;
+  page.count = size - outside;
+  for (let p = lo; p < hi && open > 0; p++) {
+    const d = order[p]!;
+    if (hasBit(matches, d)) take(d);
   }
   return page;
 }
