@@ -5,6 +5,7 @@ import {
   type PostgresIndexOptions,
 } from '../src/index/postgres/postgres-index';
 import { createFolderSupervisor } from '../src/index/postgres/fold/folder-supervisor';
+import { folderThreadNice } from '../src/index/postgres/fold/folder-thread';
 import { appWithCollection, newCollection, useSearchDatabase } from './helpers/harness';
 import { client, docJson } from './helpers/requests';
 import { waitFor } from './outbox-fixtures';
@@ -223,7 +224,15 @@ test('When the folder keeps dying, it is restarted after 1 s doubling to 30 s, a
   }
 });
 
-test('The folder thread runs at a lower CPU priority than the requests (nice 10 on Linux)', async () => {
+test('The folder thread runs 10 nice steps below its process, at most 19', () => {
+  expect(folderThreadNice(0)).toBe(10);
+  expect(folderThreadNice(-10)).toBe(0);
+  expect(folderThreadNice(5)).toBe(15);
+  expect(folderThreadNice(12)).toBe(19);
+  expect(folderThreadNice(19)).toBe(19);
+});
+
+test('The folder thread runs at a lower CPU priority than the requests (10 nice steps below, on Linux)', async () => {
   const { index } = supervisedIndex({
     databaseUrl: db.url,
     logLevel: 'silent',
@@ -233,12 +242,14 @@ test('The folder thread runs at a lower CPU priority than the requests (nice 10 
   const { readdirSync, readFileSync } = await import('node:fs');
   const niceOf = (tid: string) =>
     Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
-  const niceThreads = () => readdirSync('/proc/self/task').filter((t) => niceOf(t) === 10);
+  const processNice = niceOf(String(process.pid));
+  const niceThreads = () =>
+    readdirSync('/proc/self/task').filter((t) => niceOf(t) === folderThreadNice(processNice));
   const before = niceThreads().length;
   index.start();
   try {
     await waitFor(async () => niceThreads().length > before, 20_000);
-    expect(niceOf(String(process.pid))).toBe(0);
+    expect(niceOf(String(process.pid))).toBe(processNice);
   } finally {
     await index.stop();
   }
