@@ -41,13 +41,13 @@ export function createPackedSegments(cache: IndexCache): PackedSegments {
     const each = new Map<string, Promise<PackedSegment | null>>();
     for (const id of ids) {
       const one = rows.then((byId) => byId.get(id) ?? null);
-      one.catch(() => {}); // awaited by whoever needs it; a rejection no one awaits is no crash
       each.set(id, one);
       reading.set(id, one);
-      void one.then(
-        () => reading.get(id) === one && reading.delete(id),
-        () => reading.get(id) === one && reading.delete(id),
-      );
+      // ended either way: out of `reading` (this also handles a rejection no one awaits)
+      const ended = () => {
+        if (reading.get(id) === one) reading.delete(id);
+      };
+      void one.then(ended, ended);
     }
     return each;
   }
