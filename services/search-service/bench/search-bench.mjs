@@ -21,8 +21,9 @@
 //     again after B is deleted; adds to B alone vs while A is searched; A's longest search
 //     while B is deleted (admin API);
 //  7. memory (RSS) and storage of the index tables, the start-up of a second instance.
-// Ends with a SUMMARY line and a row per target of issue 23 (met / MISSED / printed); exits
-// non-zero when a numfound was outside the oracle's range.
+// Ends with a SUMMARY line and a row per target of issue 23, then the speed rows of issues 25
+// and 26 (each option, the spacing kind: worst p99 right after and settled), each met / MISSED
+// / printed; exits non-zero when a numfound was outside the oracle's range.
 // Options (or variables): --docs (BENCH_DOCS), --searches (BENCH_SEARCHES, 17,000 per
 // measurement), --mix (BENCH_MIX_QUERIES, 4,000), --write-rate (BENCH_WRITE_RATE, 50/s),
 // --concurrency, --extra-adds, --isolation 0 (BENCH_ISOLATION: leave phase 6 out, for 1,000,000-document

@@ -136,7 +136,19 @@ export async function loadGenerator({ port, token, databaseUrl }) {
   );
 
   reportSummary({
-    ...{ floor, addsA, rightAfter, mixRight, settled, mixSettled, iso, checks, startup, mix },
+    ...{
+      floor,
+      addsA,
+      rightAfter,
+      mixRight,
+      settled,
+      mixSettled,
+      iso,
+      checks,
+      startup,
+      mix,
+      kinds,
+    },
     refused: client.refused,
     failed: client.failed,
     memory: { serviceRss: rss - own.heapTotal, indexBytes: sizes.index_bytes },

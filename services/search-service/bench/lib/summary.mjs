@@ -1,4 +1,5 @@
-// The run's last lines: one SUMMARY line (key=value), then a row per target of issue 23: the
+// The run's last lines: one SUMMARY line (key=value), then a row per target of issue 23 and
+// the speed rows of issues 25 and 26 (each option beyond the spec, the spacing kind): the
 // target, the figure of this run and "met" / "MISSED" computed from the figure (or "printed"
 // for a figure with no bound).
 import { AT_MILLION, DOCS, SEARCH_P99_TARGET, WRITE_RATE } from './settings.mjs';
@@ -13,8 +14,24 @@ const worstKind = (m) =>
     { kind: '', p99: -1 },
   );
 
+/**
+ * The query kinds of each option beyond the spec (issue 25) and of the spacing (issue 26),
+ * told by their parameters: each group's worst p99 is a row of its own.
+ */
+const OPTION_GROUPS = [
+  ['issue 25: hl=1', (k) => k.params.hl !== undefined],
+  ['issue 25: facet=categories, ~70 % word', (k) => k.params.facet !== undefined],
+  ['issue 25: prefix=1, 1–3 characters', (k) => k.params.prefix !== undefined],
+  ['issue 26: two words joined', (k) => k.spacing === true],
+];
+
+/** the worst p99 of the kinds that match, in one measurement: { kind, p99 } */
+const worstOf = (m, kinds, matches) =>
+  worstKind({ per: new Map([...m.per].filter(([kind]) => matches(kinds.get(kind)))) });
+
 export function reportSummary(r) {
   const { floor, addsA, rightAfter, mixRight, settled, mixSettled, iso, checks, startup, mix } = r;
+  const kindsByName = new Map(r.kinds.map((k) => [k.kind, k]));
   const floorRatio = addsA.rate / floor.rate;
   const keep = addsA.last / addsA.first;
   const startupBound = AT_MILLION ? 2000 : 5000;
@@ -91,6 +108,20 @@ export function reportSummary(r) {
       r.failed.length === 0,
     ],
     ...isolationRows(iso),
+    ...OPTION_GROUPS.flatMap(([option, matches]) =>
+      [
+        ['right after the load', rightAfter],
+        ['settled', settled],
+      ].map(([when, m]) => {
+        const w = worstOf(m, kindsByName, matches);
+        return [
+          `${option} p99, ${when}`,
+          `≤ ${SEARCH_P99_TARGET} ms`,
+          `${ms(w.p99)} (${w.kind})`,
+          w.p99 <= SEARCH_P99_TARGET,
+        ];
+      }),
+    ),
     [
       'first search after a restart',
       `≤ ${n(startupBound)} ms`,
