@@ -148,7 +148,7 @@ async function measureRound(client, c, kinds, mix) {
   await inParallel(n, CONCURRENCY, async (i) => {
     const k = mix ? mix[i] : kinds[i % kinds.length];
     const t = performance.now();
-    await client.search(c, k);
+    await client.search(c, k, { body: false });
     const end = performance.now();
     if (!mix) per.get(k.kind).push(end - t);
     all.push(end - t);
@@ -231,7 +231,7 @@ async function loadGenerator({ port, token, databaseUrl }) {
         await checkNumfound(client, c, name);
         if (!mix)
           await inParallel(COUNT / 10, CONCURRENCY, (i) =>
-            client.search(c, kinds[i % kinds.length]),
+            client.search(c, kinds[i % kinds.length], { body: false }),
           );
       }
       const r = await measureRound(client, c, kinds, mix);

@@ -2,10 +2,13 @@
 // collections, searches.
 import http from 'node:http';
 import { URLSearchParams } from 'node:url';
+import { createRawGet } from './raw-get.mjs';
 import { CONCURRENCY, DOCS } from './settings.mjs';
 
 export function createClient({ port, token }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY * 4 });
+  /** the searches' GETs: nothing allocated per answer whose body is not kept (raw-get.mjs) */
+  const rawGet = createRawGet({ port, connections: CONCURRENCY * 4 });
   /** resolves with { status, body (a Buffer) } */
   const send = (method, pathAndQuery, body, headers = {}) =>
     new Promise((resolve, reject) => {
@@ -56,11 +59,12 @@ export function createClient({ port, token }) {
     failed: [],
     /**
      * a search; a 429 is counted and the search sent again after its Retry-After (1 s); any
-     * other answer but 200 is recorded in failed (the caller sees its status)
+     * other answer but 200 is recorded in failed (the caller sees its status). body: false when
+     * the caller does not read a 200's body (it is then null: a measurement's searches)
      */
-    async search(c, k) {
+    async search(c, k, { body = true } = {}) {
       for (;;) {
-        const res = await send('GET', searchPath(c, k));
+        const res = await rawGet.get(searchPath(c, k), body);
         if (res.status !== 429) {
           if (res.status !== 200) this.failed.push(`${k.kind}: ${res.status} ${res.body}`);
           return res;
@@ -69,6 +73,9 @@ export function createClient({ port, token }) {
         await new Promise((r) => setTimeout(r, 1000));
       }
     },
-    close: () => agent.destroy(),
+    close() {
+      agent.destroy();
+      rawGet.close();
+    },
   };
 }

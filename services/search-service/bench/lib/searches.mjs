@@ -76,7 +76,7 @@ export function createSearches({ client, kinds }) {
     const per = new Map(kinds.map((k) => [k.kind, []]));
     if (warmUp)
       await inParallel(Math.max(kinds.length * 4, SEARCHES / 10), CONCURRENCY, (i) =>
-        client.search(c, kinds[i % kinds.length]),
+        client.search(c, kinds[i % kinds.length], { body: false }),
       );
     /** [when it ended (ms from the first send), latency] of every search, for the windows */
     const timeline = [];
@@ -84,7 +84,7 @@ export function createSearches({ client, kinds }) {
     const t = await timed(SEARCHES, label, async (i) => {
       const k = kinds[i % kinds.length];
       const t0 = performance.now();
-      await client.search(c, k);
+      await client.search(c, k, { body: false });
       const t1 = performance.now();
       per.get(k.kind).push(t1 - t0);
       timeline.push([t1 - start, t1 - t0]);
@@ -106,7 +106,8 @@ export function createSearches({ client, kinds }) {
     const t = await timed(sends.length, label, async (i) => {
       const s = sends[i];
       const t0 = performance.now();
-      if (s.oracle === undefined) await client.search(c, { kind: 'mix', params: s.params });
+      if (s.oracle === undefined)
+        await client.search(c, { kind: 'mix', params: s.params }, { body: false });
       else {
         const r = await oracleSearch(c, model, s.params, s.oracle);
         checked++;
@@ -132,7 +133,7 @@ export function createSearches({ client, kinds }) {
       Array.from({ length: clients }, async (_, w) => {
         for (let i = w; searching; i += clients) {
           const t = performance.now();
-          await client.search(c, kinds[i % kinds.length]);
+          await client.search(c, kinds[i % kinds.length], { body: false });
           latencies.push(performance.now() - t);
         }
       }),

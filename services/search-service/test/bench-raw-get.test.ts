@@ -1,0 +1,97 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type * as RawGetModule from '../bench/lib/raw-get.mjs' with { 'resolution-mode': 'import' };
+
+/**
+ * The search bench's GET client (bench/lib/raw-get.mjs): it parses answers itself from one
+ * reused read buffer, so the bench's figures are only as right as this parsing. Against a real
+ * node:http server: bodies of any size over several reads, bodies not kept, error answers,
+ * connections the server closes, answers it cannot read.
+ */
+
+let createRawGet: typeof RawGetModule.createRawGet;
+let server: http.Server;
+let port: number;
+const big = Buffer.alloc(600_000, 'a');
+big.write('START', 0);
+big.write('END', big.length - 3);
+
+beforeAll(async () => {
+  ({ createRawGet } = await import('../bench/lib/raw-get.mjs'));
+  server = http.createServer((req, res) => {
+    const url = req.url ?? '';
+    if (url === '/big') {
+      res.writeHead(200, { 'Content-Length': big.length });
+      res.end(big);
+    } else if (url === '/429') {
+      res.writeHead(429, { 'Content-Length': 17, 'Retry-After': '1' });
+      res.end('too many requests');
+    } else if (url === '/empty') {
+      res.writeHead(200, { 'Content-Length': 0 });
+      res.end();
+    } else if (url === '/chunked') {
+      res.writeHead(200);
+      res.write('x');
+      res.end('y');
+    } else {
+      const body = Buffer.from(JSON.stringify({ numfound: Number(url.slice(1)) }));
+      res.writeHead(200, { 'Content-Length': body.length, 'Content-Type': 'application/json' });
+      res.end(body);
+    }
+  });
+  server.keepAliveTimeout = 200;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+const numfound = (a: RawGetModule.RawAnswer) => JSON.parse(a.body!.toString()).numfound;
+
+test('Many requests on few connections each get their own answer, in any order of completion', async () => {
+  const get = createRawGet({ port, connections: 4 });
+  const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => get.get(`/${i}`, true)));
+  expect(answers.map(numfound)).toEqual(Array.from({ length: 300 }, (_, i) => i));
+  expect(answers.every((a) => a.status === 200)).toBe(true);
+  get.close();
+});
+
+test('A body larger than the read buffer arrives whole, beside small ones on other connections', async () => {
+  const get = createRawGet({ port, connections: 3 });
+  const [kept, dropped, small] = await Promise.all([
+    get.get('/big', true),
+    get.get('/big', false),
+    get.get('/7', true),
+  ]);
+  expect(kept.body!.equals(big)).toBe(true);
+  expect(dropped).toEqual({ status: 200, body: null });
+  expect(numfound(small)).toBe(7);
+  get.close();
+});
+
+test('A body not asked for is null on 200, but kept on any other status', async () => {
+  const get = createRawGet({ port, connections: 1 });
+  expect(await get.get('/5', false)).toEqual({ status: 200, body: null });
+  const refused = await get.get('/429', false);
+  expect(refused.status).toBe(429);
+  expect(refused.body!.toString()).toBe('too many requests');
+  const empty = await get.get('/empty', true);
+  expect(empty.status).toBe(200);
+  expect(empty.body!.length).toBe(0);
+  get.close();
+});
+
+test('When the server closes idle connections, the next requests go on new ones', async () => {
+  const get = createRawGet({ port, connections: 4 });
+  await Promise.all(Array.from({ length: 8 }, (_, i) => get.get(`/${i}`, true)));
+  await new Promise((r) => setTimeout(r, 500));
+  const again = await Promise.all(Array.from({ length: 8 }, (_, i) => get.get(`/${i}`, true)));
+  expect(again.map(numfound)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  get.close();
+});
+
+test('An answer without Content-Length rejects, and the client goes on', async () => {
+  const get = createRawGet({ port, connections: 1 });
+  await expect(get.get('/chunked', true)).rejects.toThrow('an answer without Content-Length');
+  expect(numfound(await get.get('/3', true))).toBe(3);
+  get.close();
+});
