@@ -10,7 +10,7 @@
 //  3. BENCH_AB_ROUNDS (default 4) rounds, after one more that warms up and is not counted; in
 //     each, variant A then variant B (B first in the even rounds): the variant's instance is started on this thread (the other one stopped), a
 //     warm-up, then BENCH_AB_SEARCHES (default 8,500) of the query kinds at concurrency 16 from a
-//     load generator in a worker thread: searches/s, CPU per search, p50 and the worst kind's
+//     load generator in a child process: searches/s, CPU per search, p50 and the worst kind's
 //     p99; every kind's numfound is compared between the variants;
 //  4. per variant the median of its rounds, and B / A.
 // BENCH_AB_AFTER_LOAD=1: right after a load instead. Each round loads its own collection of
@@ -27,12 +27,16 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import pg from 'pg';
 import { makeDoc, newDf, NOW } from './data.mjs';
 import { createClient } from './lib/client.mjs';
 import { openDatabase } from './lib/database.mjs';
-import { instanceStarter } from './lib/host.mjs';
+import {
+  instanceStarter,
+  isLoadGenerator,
+  loadGeneratorData,
+  startLoadGenerator,
+} from './lib/host.mjs';
 import { cpuPer, cpuTimes, inParallel, percentile, windows } from './lib/measure.mjs';
 import { numfoundOf } from './lib/searches.mjs';
 import { buildMix } from './lib/mix.mjs';
@@ -40,7 +44,7 @@ import { oracleQueries } from './lib/oracle.mjs';
 import { chooseQueryKinds } from './lib/query-kinds.mjs';
 import { answerStalls, createStallMonitor } from './lib/stalls.mjs';
 import { CONCURRENCY, DOCS, MIX_QUERIES, say, serviceDir } from './lib/settings.mjs';
-import { ask, report } from './lib/worker-link.mjs';
+import { ask, report, runAsLoadGenerator } from './lib/worker-link.mjs';
 import { createWrites } from './lib/writes.mjs';
 
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 4);
@@ -101,8 +105,10 @@ async function main() {
   }
   let running = { name: 'A', instance: await starters.get('A')() };
   const stalls = createStallMonitor();
-  const worker = new Worker(new URL(import.meta.url), {
-    workerData: { port: running.instance.port, token, databaseUrl },
+  const worker = startLoadGenerator(new URL(import.meta.url), {
+    port: running.instance.port,
+    token,
+    databaseUrl,
   });
   const done = new Promise((resolve, reject) => {
     worker.on('error', reject);
@@ -276,14 +282,9 @@ async function loadGenerator({ port, token, databaseUrl }) {
   await sql.end();
 }
 
-if (isMainThread) {
+if (isLoadGenerator()) runAsLoadGenerator(() => loadGenerator(loadGeneratorData()));
+else
   main().catch((err) => {
     process.stderr.write(`ab bench failed: ${err?.stack ?? err}\n`);
     process.exit(1);
   });
-} else {
-  loadGenerator(workerData).catch((err) => {
-    parentPort.postMessage({ say: `load generator failed: ${err?.stack ?? err}` });
-    process.exit(1);
-  });
-}

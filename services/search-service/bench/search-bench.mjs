@@ -5,8 +5,8 @@
 //     database `search_bench_<time>` is created there and dropped afterwards, unless
 //     BENCH_KEEP_DATABASE is set);
 //  2. the built service (../dist) in this process, on the main thread, with its folder running,
-//     on a free port; a load generator in a worker thread (its HTTP work stays off the
-//     service's event loop);
+//     on a free port; a load generator in a child process (its HTTP work and its garbage
+//     collections stay off the service's process: lib/host.mjs startLoadGenerator);
 //  3. the bare-INSERT floor: a node:http server that only INSERTs the same documents into the
 //     same PostgreSQL (lib/floor.mjs), at the same concurrency: adds/s;
 //  4. collection A: --docs N generated documents (default 100,000; 70 % Korean, bodies of
@@ -28,17 +28,22 @@
 // measurement), --mix (BENCH_MIX_QUERIES, 4,000), --write-rate (BENCH_WRITE_RATE, 50/s),
 // --concurrency, --extra-adds, --isolation 0 (BENCH_ISOLATION: leave phase 6 out, for 1,000,000-document
 // runs); BENCH_CPU_PROFILE. A smoke check: `--docs 5000 --searches 3400`.
-// This file is the main thread (service and database) and, in a worker thread, the load
+// This file is the service's process (service and database) and, in a child process, the load
 // generator (lib/load-generator.mjs); data.mjs generates the documents. The parts are in lib/.
 import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
 import { openDatabase } from './lib/database.mjs';
-import { instanceStarter, runLoadGenerator } from './lib/host.mjs';
+import {
+  instanceStarter,
+  isLoadGenerator,
+  loadGeneratorData,
+  runLoadGenerator,
+} from './lib/host.mjs';
 import { loadGenerator } from './lib/load-generator.mjs';
 import { dist, say, serviceDir } from './lib/settings.mjs';
+import { runAsLoadGenerator } from './lib/worker-link.mjs';
 
 async function main() {
   const { composeService } = await import(path.join(dist, 'compose.js'));
@@ -75,7 +80,7 @@ async function main() {
   const service = await startInstance();
 
   await runLoadGenerator({
-    workerData: { port: service.port, token, databaseUrl },
+    generatorData: { port: service.port, token, databaseUrl },
     sql,
     startInstance,
     floor: { databaseUrl, poolSize: config.databasePoolSize },
@@ -86,14 +91,9 @@ async function main() {
   await stopDatabase();
 }
 
-if (isMainThread) {
+if (isLoadGenerator()) runAsLoadGenerator(() => loadGenerator(loadGeneratorData()));
+else
   main().catch((err) => {
     process.stderr.write(`bench failed: ${err?.stack ?? err}\n`);
     process.exit(1);
   });
-} else {
-  loadGenerator(workerData).catch((err) => {
-    parentPort.postMessage({ say: `load generator failed: ${err?.stack ?? err}` });
-    process.exit(1);
-  });
-}

@@ -1,8 +1,9 @@
-// The main thread's side: the service as main.ts composes it, on a free port, and the answers
-// to the load generator's questions (stalls, VACUUM, the bare-INSERT floor's server, the
+// The service's side: the service as main.ts composes it, on a free port, the load generator's
+// process, and the answers to its questions (stalls, VACUUM, the bare-INSERT floor's server, the
 // process's RSS, a second instance's start-up).
+import { fork } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startFloorServer } from './floor.mjs';
 import { listen } from './listen.mjs';
 import { inspectorProfiler } from './profiler.mjs';
@@ -32,11 +33,36 @@ export function instanceStarter({ composeService, kit, databaseUrl, config, logg
 }
 
 /**
- * Runs the load generator (the entry point in a worker thread) and answers it; resolves when
- * it has exited with code 0.
+ * The load generator: `file` run again in a child process, with `data` in its
+ * BENCH_LOAD_GENERATOR variable (isLoadGenerator(), loadGeneratorData()). Its own process, not
+ * a thread of the service's: a worker thread shares V8's helper threads with its process, so
+ * the generator's garbage collections were counted as the service's "other threads", and its
+ * RSS as the service's. It speaks to this process through worker-link.mjs over the IPC
+ * channel; the returned object has the parts of a Worker the callers use (postMessage, on).
  */
-export async function runLoadGenerator({ workerData, sql, startInstance, floor }) {
-  const worker = new Worker(entryFile, { workerData });
+export function startLoadGenerator(file, data) {
+  const child = fork(fileURLToPath(file), process.argv.slice(2), {
+    env: { ...process.env, BENCH_LOAD_GENERATOR: JSON.stringify(data) },
+    serialization: 'advanced',
+  });
+  return {
+    postMessage: (m) => child.send(m),
+    on: (event, listener) => child.on(event, listener),
+  };
+}
+
+/** Whether this process is the load generator (startLoadGenerator's child). */
+export const isLoadGenerator = () => process.env.BENCH_LOAD_GENERATOR !== undefined;
+
+/** What startLoadGenerator gave the load generator. */
+export const loadGeneratorData = () => JSON.parse(process.env.BENCH_LOAD_GENERATOR);
+
+/**
+ * Runs the load generator (the entry point in a child process, startLoadGenerator) and
+ * answers it; resolves when it has exited with code 0.
+ */
+export async function runLoadGenerator({ generatorData, sql, startInstance, floor }) {
+  const worker = startLoadGenerator(pathToFileURL(entryFile), generatorData);
   const done = new Promise((resolve, reject) => {
     worker.on('error', reject);
     worker.on('exit', (code) =>

@@ -1,4 +1,4 @@
-// The load generator, in a worker thread (its HTTP work stays off the service's event loop):
+// The load generator, in a child process (its HTTP work stays off the service's process):
 // the phases of search-bench.mjs, against the service the main thread runs (host.mjs).
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -123,10 +123,9 @@ export async function loadGenerator({ port, token, databaseUrl }) {
   tally(await checkOracle(A, modelA, oracle, 'A at the end'));
 
   const rss = await ask('rss');
-  const own = process.memoryUsage();
   const sizes = await indexSizes();
   report(
-    `\nmemory: the process ${mb(rss)} MB RSS, of which the load generator's heap ${mb(own.heapTotal)} MB (service ~${mb(rss - own.heapTotal)} MB); ` +
+    `\nmemory: the service's process ${mb(rss)} MB RSS (the load generator is a process of its own); ` +
       `index tables on disk ${mb(sizes.index_bytes)} MB beside documents ${mb(sizes.doc_bytes)} MB`,
   );
   const startup = await ask({ startInstance: true, path: client.searchPath(A, kinds[0]) });
@@ -151,7 +150,7 @@ export async function loadGenerator({ port, token, databaseUrl }) {
     },
     refused: client.refused,
     failed: client.failed,
-    memory: { serviceRss: rss - own.heapTotal, indexBytes: sizes.index_bytes },
+    memory: { serviceRss: rss, indexBytes: sizes.index_bytes },
   });
   await sql.end();
   client.close();

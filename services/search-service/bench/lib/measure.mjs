@@ -21,17 +21,17 @@ function statCpu(stat, withChildren = false) {
 }
 
 /**
- * CPU time so far, in ms (Linux /proc; null elsewhere): the service's main thread (this
- * process's first thread), the service's other threads (the folder, the thumbnails' resizing,
- * V8's and libuv's helpers: the whole process but its main thread and the calling thread, the
- * load generator), the PostgreSQL processes (with their ended backends), and the whole
- * machine (every core, every process).
+ * CPU time so far, in ms (Linux /proc; null elsewhere), read by the load generator: the
+ * service's main thread (the first thread of the service's process, the generator's parent),
+ * the service's other threads (the folder, the thumbnails' resizing, V8's and libuv's
+ * helpers: the whole process but its main thread), the PostgreSQL processes (with their ended
+ * backends), and the whole machine (every core, every process).
  */
 export function cpuTimes() {
+  const service = process.ppid;
   try {
-    const main = statCpu(fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8'));
-    const whole = statCpu(fs.readFileSync(`/proc/${process.pid}/stat`, 'utf8'));
-    const caller = statCpu(fs.readFileSync('/proc/thread-self/stat', 'utf8'));
+    const main = statCpu(fs.readFileSync(`/proc/${service}/task/${service}/stat`, 'utf8'));
+    const whole = statCpu(fs.readFileSync(`/proc/${service}/stat`, 'utf8'));
     const cpu = fs
       .readFileSync('/proc/stat', 'utf8')
       .split('\n')[0]
@@ -49,7 +49,7 @@ export function cpuTimes() {
         // gone
       }
     }
-    return { main, others: whole - main - caller, machine, postgres };
+    return { main, others: whole - main, machine, postgres };
   } catch {
     return null;
   }

@@ -1,6 +1,7 @@
 // The bench's settings (options and environment variables, see search-bench.mjs), paths and
-// output. An option (`--docs 5000`) wins over its variable (BENCH_DOCS); the main thread writes
-// the values it read back into the environment, which the load generator's worker inherits.
+// output. An option (`--docs 5000`) wins over its variable (BENCH_DOCS); the service's process
+// writes the values it read back into the environment, which the load generator's process
+// inherits.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -8,7 +9,7 @@ const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 export const root = path.resolve(benchDir, '..', '..', '..');
 export const serviceDir = path.join(benchDir, '..');
 export const dist = path.join(serviceDir, 'dist');
-/** the entry point: the load generator's worker thread runs it too */
+/** the entry point: the load generator's child process runs it too */
 export const entryFile = path.join(benchDir, 'search-bench.mjs');
 
 const OPTIONS = {
