@@ -4,6 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { cpuPer, cpuTimes, inParallel, percentile, WINDOW_MS, windows } from './measure.mjs';
 import { CONCURRENCY, SEARCHES } from './settings.mjs';
+import { createStallMonitor } from './stalls.mjs';
 import { ask, report } from './worker-link.mjs';
 
 /** the answer's numfound; null when the search failed (client.failed has it) */
@@ -12,6 +13,8 @@ export const numfoundOf = (res) =>
 
 /** client: client.mjs; kinds: query-kinds.mjs (with expected counts) */
 export function createSearches({ client, kinds }) {
+  /** the load generator's own stalls (its thread: event-loop delay, GC pauses) */
+  const own = createStallMonitor();
   async function checkCounts(c, label) {
     const wrong = [];
     for (const k of kinds) {
@@ -55,6 +58,7 @@ export function createSearches({ client, kinds }) {
     const cpu0 = cpuTimes();
     const elu0 = performance.eventLoopUtilization();
     await ask('stalls-start');
+    await own.start();
     await ask({ profile: 'start', label }); // BENCH_CPU_PROFILE
     const t0 = performance.now();
     await inParallel(n, CONCURRENCY, send);
@@ -63,12 +67,14 @@ export function createSearches({ client, kinds }) {
     const elu = performance.eventLoopUtilization(elu0).utilization;
     const cpu = cpuPer(cpu0, cpuTimes(), { n, label: 'search' });
     const st = await ask('stalls-stop');
+    const g = await own.stop();
     report(
-      `${label}: ${Math.round(qps)} searches/s${cpu}; ${client.refused - refused0} answered 429 (sent again after 1 s), ${client.failed.length - failed0} failed${client.failed.length > failed0 ? ` (${client.failed[failed0]})` : ''}; load generator busy ${(elu * 100).toFixed(0)} % of its thread\n` +
+      `${label}: ${Math.round(qps)} searches/s${cpu}; ${client.refused - refused0} answered 429 (sent again after 1 s), ${client.failed.length - failed0} failed${client.failed.length > failed0 ? ` (${client.failed[failed0]})` : ''}; load generator busy ${(elu * 100).toFixed(0)} % of its thread ` +
+        `(event-loop delay p99 ${g.delayP99.toFixed(1)} ms; GC ${g.gcCount} pauses, ${g.gcTotal.toFixed(0)} ms in all, longest ${g.gcMax.toFixed(1)} ms, ${g.gcMajor} major)\n` +
         `  service thread meanwhile: event-loop delay p50 ${st.delayP50.toFixed(1)} ms, p99 ${st.delayP99.toFixed(1)} ms, max ${st.delayMax.toFixed(1)} ms; ` +
         `GC ${st.gcCount} pauses, ${st.gcTotal.toFixed(0)} ms in all, longest ${st.gcMax.toFixed(1)} ms (${st.gcMajor} major); heap used ${st.heapMb} MB`,
     );
-    return { qps, elu };
+    return { qps, elu, generatorGcMax: g.gcMax };
   }
 
   /** { per: kind → sorted latencies, qps, elu }; warmUp: a tenth first (not right after a load) */

@@ -36,6 +36,9 @@ export function reportSummary(r) {
   const keep = addsA.last / addsA.first;
   const startupBound = AT_MILLION ? 2000 : 5000;
   const elu = Math.max(rightAfter.elu, mixRight.elu, settled.elu, mixSettled.elu);
+  const generatorGcMax = Math.max(
+    ...[rightAfter, mixRight, settled, mixSettled].map((m) => m.generatorGcMax),
+  );
   const writerRate = Math.min(mixRight.writer.rate, mixSettled.writer.rate);
   report(
     `\nSUMMARY docs=${DOCS} adds/s=${Math.round(addsA.rate)} add_p99_ms=${addsA.p99.toFixed(1)} floor_adds/s=${Math.round(floor.rate)} ` +
@@ -136,6 +139,7 @@ export function reportSummary(r) {
     ],
     ['index tables on disk', 'printed', `${n(r.memory.indexBytes / 2 ** 20)} MB`, null],
     ['load generator: busiest share of its thread', 'printed', `${(elu * 100).toFixed(0)} %`, null],
+    ['load generator: its longest GC pause', 'printed', ms(generatorGcMax), null],
   ];
   report(`\n${'TARGET'.padEnd(66)} ${'bound'.padEnd(12)} ${'this run'.padEnd(30)} result`);
   for (const [name, bound, figure, ok] of rows)
