@@ -24,8 +24,8 @@
 // Ends with a SUMMARY line and a row per target of issue 23, then the speed rows of issues 25
 // and 26 (each option, the spacing kind: worst p99 right after and settled), each met / MISSED
 // / printed; exits non-zero when a numfound was outside the oracle's range.
-// Options (or variables): --docs (BENCH_DOCS), --searches (BENCH_SEARCHES, 17,000 per
-// measurement), --mix (BENCH_MIX_QUERIES, 4,000), --write-rate (BENCH_WRITE_RATE, 50/s),
+// Options (or variables): --docs (BENCH_DOCS), --searches (BENCH_SEARCHES, per
+// measurement; 1,000 per query kind), --mix (BENCH_MIX_QUERIES, 4,000), --write-rate (BENCH_WRITE_RATE, 50/s),
 // --concurrency, --extra-adds, --isolation 0 (BENCH_ISOLATION: leave phase 6 out, for 1,000,000-document
 // runs); BENCH_CPU_PROFILE. A smoke check: `--docs 5000 --searches 3400`.
 // This file is the service's process (service and database) and, in a child process, the load

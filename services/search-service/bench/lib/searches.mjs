@@ -3,7 +3,7 @@
 // running, throughput, CPU, the service thread's stalls and the load generator's own load.
 import { performance } from 'node:perf_hooks';
 import { cpuPer, cpuTimes, inParallel, percentile, WINDOW_MS, windows } from './measure.mjs';
-import { CONCURRENCY, SEARCHES } from './settings.mjs';
+import { CONCURRENCY, searchesPerMeasurement } from './settings.mjs';
 import { createStallMonitor } from './stalls.mjs';
 import { ask, report } from './worker-link.mjs';
 
@@ -79,15 +79,16 @@ export function createSearches({ client, kinds }) {
 
   /** { per: kind → sorted latencies, qps, elu }; warmUp: a tenth first (not right after a load) */
   async function measure(c, label, { warmUp = true } = {}) {
+    const searches = searchesPerMeasurement(kinds);
     const per = new Map(kinds.map((k) => [k.kind, []]));
     if (warmUp)
-      await inParallel(Math.max(kinds.length * 4, SEARCHES / 10), CONCURRENCY, (i) =>
+      await inParallel(Math.max(kinds.length * 4, searches / 10), CONCURRENCY, (i) =>
         client.search(c, kinds[i % kinds.length], { body: false }),
       );
     /** [when it ended (ms from the first send), latency] of every search, for the windows */
     const timeline = [];
     const start = performance.now();
-    const t = await timed(SEARCHES, label, async (i) => {
+    const t = await timed(searches, label, async (i) => {
       const k = kinds[i % kinds.length];
       const t0 = performance.now();
       await client.search(c, k, { body: false });
