@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type * as RawGetModule from '../bench/lib/raw-get.mjs' with { 'resolution-mode': 'import' };
 
 /**
- * The search bench's GET client (bench/lib/raw-get.mjs): it parses answers itself from one
+ * The search bench's HTTP client (bench/lib/raw-get.mjs): it parses answers itself from one
  * reused read buffer, so the bench's figures are only as right as this parsing. Against a real
  * node:http server: bodies of any size over several reads, bodies not kept, error answers,
  * connections the server closes, answers it cannot read.
@@ -29,6 +29,15 @@ beforeAll(async () => {
     } else if (url === '/empty') {
       res.writeHead(200, { 'Content-Length': 0 });
       res.end();
+    } else if (req.method === 'POST' || req.method === 'PUT') {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString();
+        const answer = `${req.method} ${req.headers['content-type']} ${body.length} ${body.slice(-8)}`;
+        res.writeHead(200, { 'Content-Length': Buffer.byteLength(answer) });
+        res.end(answer);
+      });
     } else if (url === '/chunked') {
       res.writeHead(200);
       res.write('x');
@@ -86,6 +95,22 @@ test('When the server closes idle connections, the next requests go on new ones'
   await new Promise((r) => setTimeout(r, 500));
   const again = await Promise.all(Array.from({ length: 8 }, (_, i) => get.get(`/${i}`, true)));
   expect(again.map(numfound)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  get.close();
+});
+
+test('A form body is sent whole with its length and type, beside GETs on the same connections', async () => {
+  const get = createRawGet({ port, connections: 2 });
+  const form = `doc=${encodeURIComponent('한국어 '.repeat(3000))}&end=1`;
+  const [posted, put, plain] = await Promise.all([
+    get.request('POST', '/docs', form, true),
+    get.request('PUT', '/docs', 'a=b', true),
+    get.get('/9', true),
+  ]);
+  expect(posted.body!.toString()).toBe(
+    `POST application/x-www-form-urlencoded ${form.length} ${form.slice(-8)}`,
+  );
+  expect(put.body!.toString()).toBe('PUT application/x-www-form-urlencoded 3 a=b');
+  expect(numfound(plain)).toBe(9);
   get.close();
 });
 

@@ -7,10 +7,17 @@ import { CONCURRENCY, DOCS } from './settings.mjs';
 
 export function createClient({ port, token }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY * 4 });
-  /** the searches' GETs: nothing allocated per answer whose body is not kept (raw-get.mjs) */
+  /** the searches and the writes: nothing allocated per answer whose body is not kept (raw-get.mjs) */
   const rawGet = createRawGet({ port, connections: CONCURRENCY * 4 });
-  /** resolves with { status, body (a Buffer) } */
-  const send = (method, pathAndQuery, body, headers = {}) =>
+  /**
+   * resolves with { status, body (a Buffer) }; a form body or none, with no headers of the
+   * caller's (adds, updates, deletes): through rawGet, else node:http (the admin API)
+   */
+  const send = (method, pathAndQuery, body, headers) =>
+    headers === undefined
+      ? rawGet.request(method, pathAndQuery, body ?? null, true)
+      : sendHttp(method, pathAndQuery, body, headers);
+  const sendHttp = (method, pathAndQuery, body, headers) =>
     new Promise((resolve, reject) => {
       const h = body
         ? {

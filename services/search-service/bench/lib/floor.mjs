@@ -6,6 +6,8 @@ import { URLSearchParams } from 'node:url';
 import pg from 'pg';
 import { listen } from './listen.mjs';
 
+const OK = Buffer.from('{"status":"ok"}');
+
 /** starts it; { port, stop() } */
 export async function startFloorServer(databaseUrl, poolSize) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
@@ -25,9 +27,13 @@ export async function startFloorServer(databaseUrl, poolSize) {
           'INSERT INTO bench_floor (collection_id, dockey, doc) VALUES ($1, $2, $3)',
           [req.url.split('/')[2], form.get('dockey'), form.get('doc')],
         );
-        res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"ok"}');
+        // a Content-Length, as the service's answers have (raw-get.mjs reads no chunked answer)
+        res
+          .writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': OK.length })
+          .end(OK);
       } catch (err) {
-        res.writeHead(500).end(String(err));
+        const text = String(err);
+        res.writeHead(500, { 'Content-Length': Buffer.byteLength(text) }).end(text);
       }
     });
   });

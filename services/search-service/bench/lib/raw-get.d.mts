@@ -6,6 +6,7 @@ export interface RawAnswer {
 }
 export interface RawGet {
   get(path: string, keepBody: boolean): Promise<RawAnswer>;
+  request(method: string, path: string, body: string | null, keepBody: boolean): Promise<RawAnswer>;
   close(): void;
 }
 export function createRawGet(opts: { port: number; connections: number }): RawGet;
