@@ -2,20 +2,20 @@
 // collections, searches.
 import http from 'node:http';
 import { URLSearchParams } from 'node:url';
-import { createRawGet } from './raw-get.mjs';
+import { createRawHttp } from './raw-http.mjs';
 import { CONCURRENCY, DOCS } from './settings.mjs';
 
 export function createClient({ port, token }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY * 4 });
-  /** the searches and the writes: nothing allocated per answer whose body is not kept (raw-get.mjs) */
-  const rawGet = createRawGet({ port, connections: CONCURRENCY * 4 });
+  /** the searches and the writes: nothing allocated per answer whose body is not kept (raw-http.mjs) */
+  const rawHttp = createRawHttp({ port, connections: CONCURRENCY * 4 });
   /**
    * resolves with { status, body (a Buffer) }; a form body or none, with no headers of the
-   * caller's (adds, updates, deletes): through rawGet, else node:http (the admin API)
+   * caller's (adds, updates, deletes): through rawHttp, else node:http (the admin API)
    */
   const send = (method, pathAndQuery, body, headers) =>
     headers === undefined
-      ? rawGet.request(method, pathAndQuery, body ?? null, true)
+      ? rawHttp.request(method, pathAndQuery, body ?? null, true)
       : sendHttp(method, pathAndQuery, body, headers);
   const sendHttp = (method, pathAndQuery, body, headers) =>
     new Promise((resolve, reject) => {
@@ -71,7 +71,7 @@ export function createClient({ port, token }) {
      */
     async search(c, k, { body = true } = {}) {
       for (;;) {
-        const res = await rawGet.get(searchPath(c, k), body);
+        const res = await rawHttp.get(searchPath(c, k), body);
         if (res.status !== 429) {
           if (res.status !== 200) this.failed.push(`${k.kind}: ${res.status} ${res.body}`);
           return res;
@@ -82,7 +82,7 @@ export function createClient({ port, token }) {
     },
     close() {
       agent.destroy();
-      rawGet.close();
+      rawHttp.close();
     },
   };
 }

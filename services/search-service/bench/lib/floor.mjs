@@ -27,7 +27,7 @@ export async function startFloorServer(databaseUrl, poolSize) {
           'INSERT INTO bench_floor (collection_id, dockey, doc) VALUES ($1, $2, $3)',
           [req.url.split('/')[2], form.get('dockey'), form.get('doc')],
         );
-        // a Content-Length, as the service's answers have (raw-get.mjs reads no chunked answer)
+        // a Content-Length, as the service's answers have (raw-http.mjs reads no chunked answer)
         res
           .writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': OK.length })
           .end(OK);

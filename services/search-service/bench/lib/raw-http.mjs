@@ -1,4 +1,4 @@
-// Requests of the load generator that allocate nothing per answer they do not keep.
+// HTTP requests of the load generator that allocate nothing per answer they do not keep.
 import net from 'node:net';
 
 /**
@@ -25,7 +25,7 @@ import net from 'node:net';
  * sent again once on a new connection. At most `connections` requests are on the wire at once;
  * more wait in order.
  */
-export function createRawGet({ port, connections }) {
+export function createRawHttp({ port, connections }) {
   const readBuffer = Buffer.allocUnsafe(256 * 1024);
   const idle = [];
   const waiting = [];

@@ -1,15 +1,17 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type * as RawGetModule from '../bench/lib/raw-get.mjs' with { 'resolution-mode': 'import' };
+import type * as RawHttpModule from '../bench/lib/raw-http.mjs' with {
+  'resolution-mode': 'import',
+};
 
 /**
- * The search bench's HTTP client (bench/lib/raw-get.mjs): it parses answers itself from one
+ * The search bench's HTTP client (bench/lib/raw-http.mjs): it parses answers itself from one
  * reused read buffer, so the bench's figures are only as right as this parsing. Against a real
  * node:http server: bodies of any size over several reads, bodies not kept, error answers,
  * connections the server closes, answers it cannot read.
  */
 
-let createRawGet: typeof RawGetModule.createRawGet;
+let createRawHttp: typeof RawHttpModule.createRawHttp;
 let server: http.Server;
 let port: number;
 const big = Buffer.alloc(600_000, 'a');
@@ -17,7 +19,7 @@ big.write('START', 0);
 big.write('END', big.length - 3);
 
 beforeAll(async () => {
-  ({ createRawGet } = await import('../bench/lib/raw-get.mjs'));
+  ({ createRawHttp } = await import('../bench/lib/raw-http.mjs'));
   server = http.createServer((req, res) => {
     const url = req.url ?? '';
     if (url === '/big') {
@@ -54,10 +56,10 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-const numfound = (a: RawGetModule.RawAnswer) => JSON.parse(a.body!.toString()).numfound;
+const numfound = (a: RawHttpModule.RawAnswer) => JSON.parse(a.body!.toString()).numfound;
 
 test('Many requests on few connections each get their own answer, in any order of completion', async () => {
-  const get = createRawGet({ port, connections: 4 });
+  const get = createRawHttp({ port, connections: 4 });
   const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => get.get(`/${i}`, true)));
   expect(answers.map(numfound)).toEqual(Array.from({ length: 300 }, (_, i) => i));
   expect(answers.every((a) => a.status === 200)).toBe(true);
@@ -65,7 +67,7 @@ test('Many requests on few connections each get their own answer, in any order o
 });
 
 test('A body larger than the read buffer arrives whole, beside small ones on other connections', async () => {
-  const get = createRawGet({ port, connections: 3 });
+  const get = createRawHttp({ port, connections: 3 });
   const [kept, dropped, small] = await Promise.all([
     get.get('/big', true),
     get.get('/big', false),
@@ -78,7 +80,7 @@ test('A body larger than the read buffer arrives whole, beside small ones on oth
 });
 
 test('A body not asked for is null on 200, but kept on any other status', async () => {
-  const get = createRawGet({ port, connections: 1 });
+  const get = createRawHttp({ port, connections: 1 });
   expect(await get.get('/5', false)).toEqual({ status: 200, body: null });
   const refused = await get.get('/429', false);
   expect(refused.status).toBe(429);
@@ -90,7 +92,7 @@ test('A body not asked for is null on 200, but kept on any other status', async 
 });
 
 test('When the server closes idle connections, the next requests go on new ones', async () => {
-  const get = createRawGet({ port, connections: 4 });
+  const get = createRawHttp({ port, connections: 4 });
   await Promise.all(Array.from({ length: 8 }, (_, i) => get.get(`/${i}`, true)));
   await new Promise((r) => setTimeout(r, 500));
   const again = await Promise.all(Array.from({ length: 8 }, (_, i) => get.get(`/${i}`, true)));
@@ -99,7 +101,7 @@ test('When the server closes idle connections, the next requests go on new ones'
 });
 
 test('A form body is sent whole with its length and type, beside GETs on the same connections', async () => {
-  const get = createRawGet({ port, connections: 2 });
+  const get = createRawHttp({ port, connections: 2 });
   const form = `doc=${encodeURIComponent('한국어 '.repeat(3000))}&end=1`;
   const [posted, put, plain] = await Promise.all([
     get.request('POST', '/docs', form, true),
@@ -115,7 +117,7 @@ test('A form body is sent whole with its length and type, beside GETs on the sam
 });
 
 test('An answer without Content-Length rejects, and the client goes on', async () => {
-  const get = createRawGet({ port, connections: 1 });
+  const get = createRawHttp({ port, connections: 1 });
   await expect(get.get('/chunked', true)).rejects.toThrow('an answer without Content-Length');
   expect(numfound(await get.get('/3', true))).toBe(3);
   get.close();
