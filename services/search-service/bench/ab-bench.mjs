@@ -27,6 +27,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { makeDoc, newDf, NOW } from './data.mjs';
 import { createClient } from './lib/client.mjs';
@@ -105,7 +106,7 @@ async function main() {
   }
   let running = { name: 'A', instance: await starters.get('A')() };
   const stalls = createStallMonitor();
-  const worker = startLoadGenerator(new URL(import.meta.url), {
+  const worker = startLoadGenerator(fileURLToPath(import.meta.url), {
     port: running.instance.port,
     token,
     databaseUrl,

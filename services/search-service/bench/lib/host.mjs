@@ -3,7 +3,6 @@
 // process's RSS, a second instance's start-up).
 import { fork } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startFloorServer } from './floor.mjs';
 import { listen } from './listen.mjs';
 import { inspectorProfiler } from './profiler.mjs';
@@ -33,7 +32,7 @@ export function instanceStarter({ composeService, kit, databaseUrl, config, logg
 }
 
 /**
- * The load generator: `file` run again in a child process, with `data` in its
+ * The load generator: `file` (a path) run again in a child process, with `data` in its
  * BENCH_LOAD_GENERATOR variable (isLoadGenerator(), loadGeneratorData()). Its own process, not
  * a thread of the service's: a worker thread shares V8's helper threads with its process, so
  * the generator's garbage collections were counted as the service's "other threads", and its
@@ -41,7 +40,7 @@ export function instanceStarter({ composeService, kit, databaseUrl, config, logg
  * channel; the returned object has the parts of a Worker the callers use (postMessage, on).
  */
 export function startLoadGenerator(file, data) {
-  const child = fork(fileURLToPath(file), process.argv.slice(2), {
+  const child = fork(file, process.argv.slice(2), {
     env: { ...process.env, BENCH_LOAD_GENERATOR: JSON.stringify(data) },
     serialization: 'advanced',
   });
@@ -62,7 +61,7 @@ export const loadGeneratorData = () => JSON.parse(process.env.BENCH_LOAD_GENERAT
  * answers it; resolves when it has exited with code 0.
  */
 export async function runLoadGenerator({ generatorData, sql, startInstance, floor }) {
-  const worker = startLoadGenerator(pathToFileURL(entryFile), generatorData);
+  const worker = startLoadGenerator(entryFile, generatorData);
   const done = new Promise((resolve, reject) => {
     worker.on('error', reject);
     worker.on('exit', (code) =>

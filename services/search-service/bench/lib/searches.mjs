@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { cpuPer, cpuTimes, inParallel, percentile, WINDOW_MS, windows } from './measure.mjs';
 import { CONCURRENCY, searchesPerMeasurement } from './settings.mjs';
-import { createStallMonitor } from './stalls.mjs';
+import { createOwnLoad } from './stalls.mjs';
 import { ask, report } from './worker-link.mjs';
 
 /** the answer's numfound; null when the search failed (client.failed has it) */
@@ -13,8 +13,8 @@ export const numfoundOf = (res) =>
 
 /** client: client.mjs; kinds: query-kinds.mjs (with expected counts) */
 export function createSearches({ client, kinds }) {
-  /** the load generator's own stalls (its thread: event-loop delay, GC pauses) */
-  const own = createStallMonitor();
+  /** the load generator's own load during each measurement */
+  const own = createOwnLoad();
   async function checkCounts(c, label) {
     const wrong = [];
     for (const k of kinds) {
@@ -51,12 +51,11 @@ export function createSearches({ client, kinds }) {
     return { checked: queries.length, wrong };
   }
 
-  /** runs sends (n searches) at CONCURRENCY and reports the stalls; { qps, cpu, elu } */
+  /** runs sends (n searches) at CONCURRENCY and reports the stalls; { qps, elu, generatorGcMax } */
   async function timed(n, label, send) {
     const refused0 = client.refused;
     const failed0 = client.failed.length;
     const cpu0 = cpuTimes();
-    const elu0 = performance.eventLoopUtilization();
     await ask('stalls-start');
     await own.start();
     await ask({ profile: 'start', label }); // BENCH_CPU_PROFILE
@@ -64,17 +63,15 @@ export function createSearches({ client, kinds }) {
     await inParallel(n, CONCURRENCY, send);
     const qps = n / ((performance.now() - t0) / 1000);
     await ask({ profile: 'stop' });
-    const elu = performance.eventLoopUtilization(elu0).utilization;
     const cpu = cpuPer(cpu0, cpuTimes(), { n, label: 'search' });
     const st = await ask('stalls-stop');
-    const g = await own.stop();
+    const generator = await own.stop();
     report(
-      `${label}: ${Math.round(qps)} searches/s${cpu}; ${client.refused - refused0} answered 429 (sent again after 1 s), ${client.failed.length - failed0} failed${client.failed.length > failed0 ? ` (${client.failed[failed0]})` : ''}; load generator busy ${(elu * 100).toFixed(0)} % of its thread ` +
-        `(event-loop delay p99 ${g.delayP99.toFixed(1)} ms; GC ${g.gcCount} pauses, ${g.gcTotal.toFixed(0)} ms in all, longest ${g.gcMax.toFixed(1)} ms, ${g.gcMajor} major)\n` +
+      `${label}: ${Math.round(qps)} searches/s${cpu}; ${client.refused - refused0} answered 429 (sent again after 1 s), ${client.failed.length - failed0} failed${client.failed.length > failed0 ? ` (${client.failed[failed0]})` : ''}; ${generator.text}\n` +
         `  service thread meanwhile: event-loop delay p50 ${st.delayP50.toFixed(1)} ms, p99 ${st.delayP99.toFixed(1)} ms, max ${st.delayMax.toFixed(1)} ms; ` +
         `GC ${st.gcCount} pauses, ${st.gcTotal.toFixed(0)} ms in all, longest ${st.gcMax.toFixed(1)} ms (${st.gcMajor} major); heap used ${st.heapMb} MB`,
     );
-    return { qps, elu, generatorGcMax: g.gcMax };
+    return { qps, elu: generator.busy, generatorGcMax: generator.gcMax };
   }
 
   /** { per: kind → sorted latencies, qps, elu }; warmUp: a tenth first (not right after a load) */

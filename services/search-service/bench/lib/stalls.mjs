@@ -1,5 +1,10 @@
 // Stalls of the service thread during a measurement: event-loop delay and GC pauses.
-import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import {
+  constants,
+  monitorEventLoopDelay,
+  performance,
+  PerformanceObserver,
+} from 'node:perf_hooks';
 
 /**
  * Answers the load generator's 'stalls-start' / 'stalls-stop' (searches.mjs timed()) on the
@@ -53,6 +58,34 @@ export function createStallMonitor() {
     },
     close() {
       gcObserver.disconnect();
+    },
+  };
+}
+
+/**
+ * The load generator's own load between start() and stop(), measured on its thread: the
+ * share of the time it was busy, its event-loop delay and its GC pauses. A pause of the
+ * generator is added to the measured latency of every request in flight, and a busy one
+ * bounds a closed loop of clients. stop() resolves with { busy, gcMax, text }.
+ */
+export function createOwnLoad() {
+  const monitor = createStallMonitor();
+  let elu0 = null;
+  return {
+    async start() {
+      elu0 = performance.eventLoopUtilization();
+      await monitor.start();
+    },
+    async stop() {
+      const g = await monitor.stop();
+      const busy = performance.eventLoopUtilization(elu0).utilization;
+      return {
+        busy,
+        gcMax: g.gcMax,
+        text:
+          `load generator busy ${(busy * 100).toFixed(0)} % of its thread (event-loop delay p99 ${g.delayP99.toFixed(1)} ms; ` +
+          `GC ${g.gcCount} pauses, ${g.gcTotal.toFixed(0)} ms in all, longest ${g.gcMax.toFixed(1)} ms, ${g.gcMajor} major)`,
+      };
     },
   };
 }

@@ -6,13 +6,13 @@ import { makeDoc } from '../data.mjs';
 import { createClient } from './client.mjs';
 import { cpuPer, cpuTimes, inParallel, percentile } from './measure.mjs';
 import { CONCURRENCY, FLOOR_DOCS } from './settings.mjs';
-import { createStallMonitor } from './stalls.mjs';
+import { createOwnLoad } from './stalls.mjs';
 import { ask, report } from './worker-link.mjs';
 
 /** client: client.mjs; sql: a pg pool on the bench's database */
 export function createWrites({ client, sql }) {
-  /** the load generator's own stalls during adds (its event loop, its GC) */
-  const own = createStallMonitor();
+  /** the load generator's own load during adds */
+  const own = createOwnLoad();
   /**
    * adds documents 0 … n - 1 (docAt(i): { dockey, doc }) to collection c, each through model
    * (oracle.mjs) when given; returns adds/s, p50, p99 and the rate of the first and the last
@@ -26,7 +26,6 @@ export function createWrites({ client, sql }) {
     let failures = 0;
     const cpu0 = cpuTimes();
     await own.start();
-    const elu0 = performance.eventLoopUtilization();
     const started = performance.now();
     await inParallel(n, concurrency, async (i) => {
       const d = docAt(i);
@@ -41,8 +40,7 @@ export function createWrites({ client, sql }) {
         report(`  add ${d.dockey}: ${res.status} ${res.body}`);
     });
     const seconds = (performance.now() - started) / 1000;
-    const g = await own.stop();
-    const busy = performance.eventLoopUtilization(elu0).utilization;
+    const generator = await own.stop();
     latencies.sort((a, b) => a - b);
     const rate = n / seconds;
     const tenth = Math.max(1, Math.floor(n / 10));
@@ -53,7 +51,7 @@ export function createWrites({ client, sql }) {
         `(p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms; ${failures} failed; ` +
         `first tenth ${Math.round(first)}/s, last tenth ${Math.round(last)}/s)` +
         cpuPer(cpu0, cpuTimes(), { n, label: 'add' }) +
-        `; load generator busy ${(busy * 100).toFixed(0)} % of its thread (event-loop delay p99 ${g.delayP99.toFixed(1)} ms, GC ${g.gcCount} pauses, ${g.gcTotal.toFixed(0)} ms in all, longest ${g.gcMax.toFixed(1)} ms, ${g.gcMajor} major)`,
+        `; ${generator.text}`,
     );
     if (failures) throw new Error(`${failures} adds failed`);
     return { rate, p50: percentile(latencies, 50), p99: percentile(latencies, 99), first, last };
