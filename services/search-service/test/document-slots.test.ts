@@ -107,3 +107,50 @@ test('When the maximum is lowered below the count, no add on any connection take
   );
   expect(await statusDocumentCount(app, c)).toBe(10);
 });
+
+describe('take_document_slots (several slots at once, for a group of adds)', () => {
+  const shardsFree = async (cid: string) =>
+    (
+      await db.pool.query<{ free: number }>(
+        'SELECT free FROM collection_slots WHERE collection_id = $1 ORDER BY shard',
+        [cid],
+      )
+    ).rows.map((r) => r.free);
+
+  test('When shards no other add holds have the room, it takes the slots from them, as few shards as can give them, and the count follows', async () => {
+    const c = await newCollection(app, { max_documents: 160 });
+    await db.pool.query('SELECT take_document_slots($1, 25)', [c.cid]);
+    const free = await shardsFree(c.cid);
+    expect(free.reduce((a, b) => a + b, 0)).toBe(135);
+    // 10 slots a shard: two shards emptied and 5 from a third, the others untouched
+    expect(free.filter((f) => f < 10).sort()).toEqual([0, 0, 5]);
+    expect(await statusDocumentCount(app, c)).toBe(25);
+  });
+
+  test('When the shards no other add holds lack the room, it fails with SF003 without waiting and takes nothing', async () => {
+    const c = await newCollection(app, { max_documents: 32 });
+    const [a, b] = await twoShards();
+    try {
+      await a.query('BEGIN');
+      await a.query('SELECT take_document_slot($1)', [c.cid]); // holds a's shard (2 slots there)
+      await b.query('BEGIN');
+      await b.query("SET LOCAL lock_timeout = '2s'");
+      // the 15 other shards have 30 slots: 31 are not at hand
+      await expect(b.query('SELECT take_document_slots($1, 31)', [c.cid])).rejects.toMatchObject({
+        code: 'SF003',
+      });
+      await b.query('ROLLBACK');
+      await a.query('ROLLBACK');
+    } finally {
+      a.release();
+      b.release();
+    }
+    expect(await statusDocumentCount(app, c)).toBe(0);
+  });
+
+  test('When the collection is gone, it fails as one slot does (foreign_key_violation)', async () => {
+    await expect(
+      db.pool.query('SELECT take_document_slots($1, 3)', ['Gone1234']),
+    ).rejects.toMatchObject({ code: '23503' });
+  });
+});
