@@ -21,6 +21,7 @@ import { errorHandler, notFoundHandler } from './http/errors';
 import { indexRoutes, searchRoutes, type RouteDeps } from './http/routes';
 import type { SearchIndex } from './index/search-index';
 import { createCollectionDirectory, type CollectionDirectory } from './store/collections';
+import { createGroupedAdds } from './store/grouped-adds';
 import { noThumbnails, type ThumbnailService } from './thumbnails/thumbnail-service';
 
 /** The OpenAPI 3.1 document of this service (openapi/openapi.json, shipped next to dist/). */
@@ -81,8 +82,14 @@ export function createApp(deps: SearchDeps): SearchApp {
     maxWaiting: config.maxQueuedSearches,
     maxWaitMs: config.maxSearchWaitMs,
   });
+  const adds = createGroupedAdds({
+    db: pool,
+    statementsPerCollection: config.addStatementsPerCollection,
+    maxGroup: config.maxAddGroup,
+  });
   const routeDeps: RouteDeps = {
     pool,
+    adds,
     index,
     thumbnails,
     logger,

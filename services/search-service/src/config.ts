@@ -43,6 +43,10 @@ export interface SearchConfig {
   collectionCacheMs: number;
   /** searches of one collection running at once (more wait); 0: no cap */
   maxConcurrentSearches: number;
+  /** add statements of one collection in Postgres at once (adds arriving meanwhile are grouped) */
+  addStatementsPerCollection: number;
+  /** most adds in one add statement (1: every add on its own) */
+  maxAddGroup: number;
   /** searches of one collection waiting for their share at once; one more answers 429 */
   maxQueuedSearches: number;
   /** longest wait of a search for its share, in ms; then it answers 429 */
@@ -133,6 +137,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SearchConfig {
       min: 0,
       max: 10_000,
     }),
+    addStatementsPerCollection: r.int('SEARCH_ADD_STATEMENTS_PER_COLLECTION', {
+      default: 1,
+      min: 1,
+      max: 1_000,
+    }),
+    maxAddGroup: r.int('SEARCH_ADD_GROUP_MAX', { default: 16, min: 1, max: 256 }),
     maxQueuedSearches: r.int('SEARCH_MAX_QUEUED_SEARCHES', { default: 64, min: 0, max: 100_000 }),
     maxSearchWaitMs: r.int('SEARCH_MAX_SEARCH_WAIT_MS', {
       default: 10_000,

@@ -10,7 +10,6 @@ import {
   releaseDocumentSlots,
 } from '../store/collections';
 import {
-  addInOneStatement,
   AddStatementFailed,
   deleteOldestDocuments,
   insertDocument,
@@ -70,9 +69,10 @@ async function addWhileThereIsRoom(deps: DomainDeps, added: AddedDocument): Prom
 }
 
 /**
- * The add as one statement, with the listeners' rows. False when it failed for another reason
- * than a refused slot: it is all or nothing, and Postgres does not say which of its parts
- * failed, so the add is then done step by step, whose failing step answers its own row.
+ * The add as one statement, with the listeners' rows (grouped with the collection's other adds
+ * under way: see GroupedAdds). False when it failed for another reason than a refused slot: it
+ * is all or nothing, and Postgres does not say which of its parts failed, so the add is then
+ * done step by step, whose failing step answers its own row.
  */
 async function addInOneRoundTrip(
   deps: DomainDeps,
@@ -82,7 +82,7 @@ async function addInOneRoundTrip(
   const { collectionId, dockey, doc } = added;
   let inserted: DocumentRef | null;
   try {
-    inserted = await addInOneStatement(deps.pool, collectionId, dockey, doc.json, listenerRows);
+    inserted = await deps.adds.add(collectionId, { dockey, doc: doc.json, listenerRows });
   } catch (e) {
     if (!(e instanceof AddStatementFailed)) throw e;
     deps.logger.warn({ err: e.cause, collectionId }, 'add statement failed; adding step by step');

@@ -6,11 +6,16 @@ import type {
   DocumentChange,
   SearchIndex,
 } from '../index/search-index';
+import type { GroupedAdds } from '../store/grouped-adds';
 import type { ThumbnailService } from '../thumbnails/thumbnail-service';
 
-/** What the use cases need: the database, the search engine and the thumbnail service. */
+/**
+ * What the use cases need: the database (and its adds, grouped per collection), the search
+ * engine and the thumbnail service.
+ */
 export interface DomainDeps {
   pool: pg.Pool;
+  adds: GroupedAdds;
   index: SearchIndex;
   thumbnails: ThumbnailService;
   logger: Logger;

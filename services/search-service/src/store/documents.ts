@@ -143,31 +143,42 @@ export async function deleteOldestDocuments(
   return rows;
 }
 
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** Places a value in a statement being composed and answers its placeholder ("$n"). */
 export type Placeholder = (value: unknown) => string;
 
 /**
- * A listener's rows of a brand-new document in its add's one statement (addInOneStatement): a
- * data-modifying statement that reads the new row from the CTE `added(id, version)`, every
- * value placed with `param`. The store composes the statement and numbers its placeholders.
+ * A listener's rows of a brand-new document in its add's statement (addInOneStatement): a
+ * data-modifying statement that reads the new row from the CTE named `added` (columns id,
+ * version), every value placed with `param`. The store composes the statement, names the CTE
+ * and numbers the placeholders.
  */
-export type AddedDocumentRows = (param: Placeholder) => string;
+export type AddedDocumentRows = (param: Placeholder, added: string) => string;
+
+/** A brand-new document of an add: its dockey, its doc as stored, and every listener's rows. */
+export interface NewDocument {
+  dockey: string;
+  doc: string;
+  listenerRows: AddedDocumentRows[];
+}
 
 /**
- * The add's one statement failed for another reason than a refused slot. It is all or nothing,
- * and Postgres does not say which of its parts failed (the insert or a listener's rows).
+ * The add statement failed for another reason than a refused slot. It is all or nothing, and
+ * Postgres does not say which of its parts failed (an insert or a listener's rows).
  */
 export class AddStatementFailed extends Error {}
 
 /**
  * The prepared-statement names of the add statements composed so far, by text. The text
- * depends only on which listeners take part (their values are placeholders), so there are a
- * few; each is then parsed and planned once per connection instead of once per add (measured:
- * 790 → 535 µs of PostgreSQL CPU per add). Past MAX_ADD_STATEMENTS texts a statement is
- * sent unnamed, so a listener that inlined values could not fill every connection's cache.
+ * depends only on how many documents it adds and which listeners take part (their values are
+ * placeholders), so there are a few dozen at most; each is then parsed and planned once per
+ * connection instead of once per add (measured: 790 → 535 µs of PostgreSQL CPU per add). Past
+ * MAX_ADD_STATEMENTS texts a statement is sent unnamed, so a listener that inlined values
+ * could not fill every connection's cache.
  */
 const addStatementNames = new Map<string, string>();
-const MAX_ADD_STATEMENTS = 16;
+const MAX_ADD_STATEMENTS = 64;
 
 function addStatementName(text: string): string | undefined {
   let name = addStatementNames.get(text);
@@ -179,31 +190,55 @@ function addStatementName(text: string): string | undefined {
 }
 
 /**
- * A brand-new document's whole add as one statement, its own transaction, in one round trip:
- * the insert (no row when the dockey is already in the collection), every listener's rows over
- * the CTE `added`, and a document slot (take_document_slot), which undoes it all when refused:
- * a NoDocumentSlot. Any other failure is an AddStatementFailed. Null when the dockey was there.
+ * Brand-new documents of one collection added in one statement, its own transaction, in one
+ * round trip (one commit): per document, the insert as CTE `added<i>` (no row when its dockey
+ * is already in the collection) and its listeners' rows over it; then a document slot for each
+ * row inserted, all at once (take_document_slots), which undoes it all when refused: a
+ * NoDocumentSlot.
+ * Any other failure is an AddStatementFailed. Answers each document's ref in the order given,
+ * null where its dockey was there. The dockeys must be distinct: two adds of one dockey are
+ * never in one statement (the second must see the first's outcome).
  */
 export async function addInOneStatement(
   db: Queryable,
   collectionId: string,
-  dockey: string,
-  doc: string,
-  listenerRows: AddedDocumentRows[],
-): Promise<DocumentRef | null> {
+  docs: readonly NewDocument[],
+): Promise<(DocumentRef | null)[]> {
   const values: unknown[] = [];
   const param: Placeholder = (value) => `$${values.push(value)}`;
   const collection = param(collectionId);
-  const insert = `INSERT INTO documents (collection_id, dockey, doc)
+  const ctes: string[] = [];
+  // inserted in dockey order: two statements that insert the same dockeys wait for each other
+  // in one order, never each for the other (a deadlock). CTE k holds docs[order[k]], so the
+  // text does not depend on the order.
+  const order = docs.map((_, i) => i).sort((a, b) => compare(docs[a]!.dockey, docs[b]!.dockey));
+  order.forEach((i, k) => {
+    const { dockey, doc, listenerRows } = docs[i]!;
+    ctes.push(`added${k} AS (INSERT INTO documents (collection_id, dockey, doc)
              VALUES (${collection}, ${param(dockey)}, ${param(doc)})
-             ON CONFLICT ON CONSTRAINT documents_dockey_unique DO NOTHING RETURNING id, version`;
-  const listeners = listenerRows.map((rows, i) => `, listener${i} AS (${rows(param)})`).join('');
-  const text = `WITH added AS (${insert}),
-           slot AS (SELECT take_document_slot(${collection}) FROM added)${listeners}
-           SELECT id::text, version::text, (SELECT count(*) FROM slot) AS slots FROM added`;
+             ON CONFLICT ON CONSTRAINT documents_dockey_unique DO NOTHING RETURNING id, version)`);
+    listenerRows.forEach((rows, j) =>
+      ctes.push(`listener${k}_${j} AS (${rows(param, `added${k}`)})`),
+    );
+  });
+  const inserted = order
+    .map((_, k) => `SELECT ${k} AS k, id, version FROM added${k}`)
+    .join(' UNION ALL ');
+  const text = `WITH ${ctes.join(',\n  ')},
+           inserted AS (${inserted}),
+           slot AS (SELECT take_document_slots(${collection}, (SELECT count(*)::int FROM inserted)))
+           SELECT k, id::text AS id, version::text AS version,
+                  (SELECT count(*) FROM slot) AS slots FROM inserted`;
+  let rows: { k: number; id: string; version: string }[];
   try {
-    return await writeDocument(db, dockey, { name: addStatementName(text), text, values });
+    ({ rows } = await db.query({ name: addStatementName(text), text, values }));
   } catch (e) {
     throw noDocumentSlot(e) ?? new AddStatementFailed('the add statement failed', { cause: e });
   }
+  const refs: (DocumentRef | null)[] = docs.map(() => null);
+  for (const row of rows) {
+    const i = order[row.k]!;
+    refs[i] = refOf(row, docs[i]!.dockey);
+  }
+  return refs;
 }

@@ -237,3 +237,20 @@ export function failingPool(
     return Promise.reject(Object.assign(new Error(`injected failure: ${String(pattern)}`), fields));
   });
 }
+
+/**
+ * A collection's documents as the tables hold them: rows of documents, pending index rows (the
+ * engine's, before a fold) and the count of its document slots.
+ */
+export async function storedCounts(
+  pool: pg.Pool,
+  c: TestCollection,
+): Promise<{ documents: number; pending: number; counted: number }> {
+  const { rows } = await pool.query<{ documents: number; pending: number; counted: number }>(
+    `SELECT (SELECT count(*)::int FROM documents WHERE collection_id = $1) AS documents,
+            (SELECT count(*)::int FROM search_pending WHERE collection_id = $1) AS pending,
+            collection_document_count($1) AS counted`,
+    [c.cid],
+  );
+  return rows[0]!;
+}

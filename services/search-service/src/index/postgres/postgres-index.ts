@@ -152,7 +152,7 @@ export function createPostgresIndex(
     /** A new document's pending row, inside the add's single statement. */
     addedDocumentSql(added) {
       const terms = pendingTerms(added.collectionId, added.doc);
-      return [(param) => pendingFromAdded(param, terms)];
+      return [(param, added) => pendingFromAdded(param, added, terms)];
     },
 
     /** Its folds, merges and re-analysis batches end first: the folder never waits on the delete. */

@@ -44,8 +44,12 @@ export async function insertPending(
 }
 
 /** insertPending for a document being added in one statement (its row is in CTE `added`). */
-export function pendingFromAdded(param: (value: unknown) => string, d: PendingDocument): string {
-  return `INSERT INTO search_pending (${PENDING_COLUMNS}) SELECT id, ${pendingValues(d, param)} FROM added`;
+export function pendingFromAdded(
+  param: (value: unknown) => string,
+  added: string,
+  d: PendingDocument,
+): string {
+  return `INSERT INTO search_pending (${PENDING_COLUMNS}) SELECT id, ${pendingValues(d, param)} FROM ${added}`;
 }
 
 /** The document leaves the index (its pending row, or its folded number as a tombstone). */
