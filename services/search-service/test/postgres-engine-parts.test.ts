@@ -15,7 +15,11 @@ import {
   packPostings,
   unpackPostings,
 } from '../src/index/postgres/format/packed-segment';
-import { levelOf, MERGE_FACTOR, pickMerge } from '../src/index/postgres/fold/segment-builder';
+import {
+  MAX_SEGMENT_DOCS,
+  MERGE_FACTOR,
+  pickMerge,
+} from '../src/index/postgres/fold/segment-builder';
 
 /** The Postgres engine's parts: posting lists, packed segments, the result order, merge policy. */
 
@@ -193,18 +197,69 @@ describe('collection view', () => {
 
 describe('merge policy', () => {
   const seg = (docCount: number, firstDocno = 0) => ({ firstDocno, docCount });
+  const alike = (docCount: number) => Array.from({ length: MERGE_FACTOR }, () => seg(docCount));
 
-  test('When MERGE_FACTOR neighbours share a level, they merge; mixed levels do not', () => {
-    const small = Array.from({ length: MERGE_FACTOR }, () => seg(100));
-    expect(pickMerge(small)).toEqual([0, MERGE_FACTOR]);
-    expect(pickMerge([seg(5000), ...small.slice(1)])).toBeNull();
-    expect(pickMerge([seg(5000), ...small])).toEqual([1, MERGE_FACTOR + 1]);
+  test('When MERGE_FACTOR neighbours are alike, they merge; a run where one holds more than half of the documents does not', () => {
+    expect(pickMerge(alike(100))).toEqual([0, MERGE_FACTOR]);
+    expect(pickMerge([seg(5000), ...alike(100).slice(1)])).toBeNull();
+    expect(pickMerge([seg(5000), ...alike(100)])).toEqual([1, MERGE_FACTOR + 1]);
+    // sizes across 512 (the old level boundary) merge together
+    expect(pickMerge([300, 900, 1300, 400, 700, 1200, 500, 600].map((n) => seg(n)))).toEqual([
+      0,
+      MERGE_FACTOR,
+    ]);
+  });
+
+  test('When several runs could merge, the one with the fewest documents merges first', () => {
+    expect(pickMerge([...alike(2000), ...alike(100)])).toEqual([MERGE_FACTOR, 2 * MERGE_FACTOR]);
   });
 
   test('When a merge would pass the largest segment size, it does not happen', () => {
-    expect(levelOf(100_000)).toBe(levelOf(120_000));
-    expect(pickMerge(Array.from({ length: MERGE_FACTOR }, () => seg(100_000)))).toBeNull();
+    expect(pickMerge(alike(MAX_SEGMENT_DOCS / MERGE_FACTOR))).toEqual([0, MERGE_FACTOR]);
+    expect(pickMerge(alike(MAX_SEGMENT_DOCS / MERGE_FACTOR + 1))).toBeNull();
   });
+
+  /** folds of sizes from `size`, each followed by one merge (as the folder does) */
+  function simulate(size: (i: number) => number, documents: number) {
+    const segments: { firstDocno: number; docCount: number }[] = [];
+    let n = 0;
+    let rewritten = 0;
+    let most = 0;
+    for (let i = 0; n < documents; i++) {
+      const docCount = size(i);
+      segments.push(seg(docCount, n));
+      n += docCount;
+      const run = pickMerge(segments);
+      if (run) {
+        const parts = segments.slice(run[0], run[1]);
+        const docCount = parts.reduce((sum, p) => sum + p.docCount, 0);
+        rewritten += docCount;
+        segments.splice(run[0], MERGE_FACTOR, seg(docCount, parts[0]!.firstDocno));
+      }
+      most = Math.max(most, segments.length);
+    }
+    return { most, rewritesPerDocument: rewritten / n };
+  }
+  /** sizes from a fixed sequence in [low, high] (a linear congruential generator) */
+  const sizes = (low: number, high: number) => {
+    let x = 12345;
+    return () => low + ((x = (x * 1103515245 + 12345) % 2 ** 31) % (high - low + 1));
+  };
+
+  test.each([
+    ['300–1,300 documents (a bulk load)', 300, 1300, 4],
+    ['1,800–2,000 documents (full batches)', 1800, 2000, 3],
+    ['1–60 documents (a trickle of writes)', 1, 60, 7],
+  ])(
+    'When folds are of %s, a million documents keep few segments, each document rewritten a few times',
+    (_what, low, high, rewrites) => {
+      for (const documents of [100_000, 1_000_000]) {
+        const { most, rewritesPerDocument } = simulate(sizes(low, high), documents);
+        expect(most).toBeLessThanOrEqual(30);
+        expect(rewritesPerDocument).toBeLessThanOrEqual(rewrites);
+      }
+    },
+  );
 });
 
 describe('pending tail filter', () => {
