@@ -86,7 +86,7 @@ export interface IndexFolder {
   round(eager?: boolean): Promise<RoundResult>;
   /** Folds up to batchSize pending documents of the collection into a new segment. */
   fold(collectionId: string): Promise<{ folded: number; tombstones: number }>;
-  /** Merges the first run of same-level neighbours (see pickMerge); returns 1 when it did. */
+  /** Merges the run pickMerge chooses (the smallest balanced one); returns 1 when it did. */
   merge(collectionId: string): Promise<number>;
 }
 
