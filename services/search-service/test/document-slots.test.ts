@@ -30,21 +30,36 @@ async function twoShards(): Promise<[pg.PoolClient, pg.PoolClient]> {
   }
 }
 
-test('When an add holds a slot it has not committed, an add on another connection takes its own slot without waiting', async () => {
-  const c = await newCollection(app, { max_documents: 1000 });
+/**
+ * Runs `other` on a second connection (another shard; in a transaction with a 2 s lock
+ * timeout) while a first connection holds a slot of the collection it has not committed; then
+ * both transactions end with `end`, the second first.
+ */
+async function whileASlotIsHeld(
+  collectionId: string,
+  end: 'COMMIT' | 'ROLLBACK',
+  other: (b: pg.PoolClient) => Promise<void>,
+): Promise<void> {
   const [a, b] = await twoShards();
   try {
     await a.query('BEGIN');
-    await a.query('SELECT take_document_slot($1)', [c.cid]);
+    await a.query('SELECT take_document_slot($1)', [collectionId]);
     await b.query('BEGIN');
     await b.query("SET LOCAL lock_timeout = '2s'");
-    await b.query('SELECT take_document_slot($1)', [c.cid]);
-    await b.query('COMMIT');
-    await a.query('COMMIT');
+    await other(b);
+    await b.query(end);
+    await a.query(end);
   } finally {
     a.release();
     b.release();
   }
+}
+
+test('When an add holds a slot it has not committed, an add on another connection takes its own slot without waiting', async () => {
+  const c = await newCollection(app, { max_documents: 1000 });
+  await whileASlotIsHeld(c.cid, 'COMMIT', async (b) => {
+    await b.query('SELECT take_document_slot($1)', [c.cid]);
+  });
   expect(await statusDocumentCount(app, c)).toBe(2);
 });
 
@@ -129,22 +144,12 @@ describe('take_document_slots (several slots at once, for a group of adds)', () 
 
   test('When the shards no other add holds lack the room, it fails with SF003 without waiting and takes nothing', async () => {
     const c = await newCollection(app, { max_documents: 32 });
-    const [a, b] = await twoShards();
-    try {
-      await a.query('BEGIN');
-      await a.query('SELECT take_document_slot($1)', [c.cid]); // holds a's shard (2 slots there)
-      await b.query('BEGIN');
-      await b.query("SET LOCAL lock_timeout = '2s'");
-      // the 15 other shards have 30 slots: 31 are not at hand
+    // the first connection holds its shard (2 slots there): the 15 others have 30, 31 are not at hand
+    await whileASlotIsHeld(c.cid, 'ROLLBACK', async (b) => {
       await expect(b.query('SELECT take_document_slots($1, 31)', [c.cid])).rejects.toMatchObject({
         code: 'SF003',
       });
-      await b.query('ROLLBACK');
-      await a.query('ROLLBACK');
-    } finally {
-      a.release();
-      b.release();
-    }
+    });
     expect(await statusDocumentCount(app, c)).toBe(0);
   });
 
