@@ -187,6 +187,21 @@ describe('the pending rows a search reads', () => {
     const snap = await reader.snapshot(db.pool, collectionId, filter);
     expect(snap.tail.map(([docId]) => docId)).toEqual([102]);
   });
+
+  test('When searches of a collection whose pending rows nothing holds yet come together, the rows are read whole once', async () => {
+    const known: unknown[] = [];
+    const pool = interceptedPool(db.pool, (q, run) => {
+      known.push((q as { values: unknown[] }).values[1]);
+      return run();
+    });
+    const reader = createSnapshotReader(pool, createIndexCache(1 << 20));
+    const snaps = await Promise.all(
+      [1, 2, 3].map(() => reader.snapshot(pool, collectionId, filter)),
+    );
+    // the first read every pending row whole (its 101 and 102); the others waited, then held them
+    expect(known.map((ids) => (ids as unknown[]).length)).toEqual([0, 2, 2]);
+    for (const snap of snaps) expect(snap.tail.map(([docId]) => docId)).toEqual([102]);
+  });
 });
 
 test('When a pending row is held, its memory is counted by its terms', () => {
