@@ -4,7 +4,9 @@ import { newBitset, setBits } from '../src/index/postgres/format/bitset';
 import { PackedSegment, packPostings } from '../src/index/postgres/format/packed-segment';
 import { encodePostings } from '../src/index/postgres/format/postings-codec';
 import type { PostingList } from '../src/index/postgres/layout';
-import { readPrefixPostings } from '../src/index/postgres/read/index-store';
+import { createIndexCache } from '../src/index/postgres/read/index-cache';
+import { readPrefixPostings, type Snapshot } from '../src/index/postgres/read/index-store';
+import { readPrefixLists } from '../src/index/postgres/read/term-dictionary';
 import { PackedTermDictionary } from '../src/index/postgres/format/packed-term-dictionary';
 import { prefixUpperBound } from '../src/index/prefix-expansion';
 import { useSearchDatabase } from './helpers/harness';
@@ -56,6 +58,56 @@ describe('PackedTermDictionary of a packed segment', () => {
         },
       ),
     );
+  });
+});
+
+describe('prefix look-up of packed segments', () => {
+  test('When prefix searches of segments no search has sorted come together, each segment is sorted once', async () => {
+    const size = 4;
+    const segments = new Map(
+      ['1', '2', '3'].map((id, i) => [
+        id,
+        new PackedSegment(
+          packPostings([
+            { kind: 'w', term: `서울${i}`, data: encodePostings([i], size) },
+            { kind: 'w', term: `부산${i}`, data: encodePostings([3], size) },
+          ]),
+        ),
+      ]),
+    );
+    const cache = createIndexCache(1 << 20);
+    let sorted = 0;
+    const setTermDictionary = cache.setTermDictionary.bind(cache);
+    cache.setTermDictionary = (id, dictionary) => {
+      sorted++;
+      setTermDictionary(id, dictionary);
+    };
+    const snap: Snapshot = {
+      collectionId: 'c1',
+      epoch: '1',
+      nextDocno: 3 * size,
+      segments: ['1', '2', '3'].map((id, i) => ({
+        id,
+        firstDocno: i * size,
+        docCount: size,
+        packed: true,
+      })),
+      deleted: [],
+      tombstones: [],
+      tail: [],
+      pendingDf: new Map(),
+    };
+    const packed = { load: async () => segments };
+    const unused = {} as Queryable; // packed segments only: no row segment is read
+    const found = await Promise.all(
+      [1, 2, 3].map(() => readPrefixLists(unused, cache, packed, snap, '서', ['w'])),
+    );
+    expect(sorted).toBe(3);
+    for (const lists of found) {
+      const bits = newBitset(snap.nextDocno);
+      expect(lists!.orInto('w', bits)).toBe(true);
+      expect(setBits(bits)).toEqual([0, 5, 10]);
+    }
   });
 });
 

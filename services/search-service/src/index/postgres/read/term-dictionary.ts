@@ -92,9 +92,13 @@ export async function readPrefixLists(
     // each sort takes a few ms: right after a bulk load, one search sorting two dozen new
     // segments in one go held the service thread for ~125 ms; between two, others go on
     if (i > 0) await yieldToEventLoop();
-    const segment = segments.get(id)!;
-    const dictionary = new PackedTermDictionary(segment);
-    cache.setTermDictionary(id, dictionary);
+    // a prefix search that came meanwhile may have sorted it: each is sorted once (right
+    // after a load, the prefix searches that came together each sorted every new segment)
+    let dictionary = cache.termDictionary(id);
+    if (!dictionary) {
+      dictionary = new PackedTermDictionary(segments.get(id)!);
+      cache.setTermDictionary(id, dictionary);
+    }
     dictionaries.set(id, dictionary);
   }
   const fresh = new Map<string, Buffer[]>();
