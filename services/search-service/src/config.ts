@@ -138,7 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SearchConfig {
       max: 10_000,
     }),
     addStatementsPerCollection: r.int('SEARCH_ADD_STATEMENTS_PER_COLLECTION', {
-      default: 1,
+      default: 2,
       min: 1,
       max: 1_000,
     }),
