@@ -161,12 +161,15 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
       inTransaction(pool, asIs, (tx) => work(tx), { isolation: 'repeatable read', readOnly: true }),
 
     async snapshot(db, collectionId, filter) {
-      const cold = cache.pendingRowIds(collectionId) ? undefined : coldReads.get(collectionId);
-      // the collection's first read brings every pending row: wait for it, then hold them
-      if (cold) await cold.catch(() => {});
+      let known = cache.pendingRowIds(collectionId);
+      const cold = known ? undefined : coldReads.get(collectionId);
+      if (cold) {
+        // the collection's first read brings every pending row: wait for it, then hold them
+        await cold.catch(() => {});
+        known = cache.pendingRowIds(collectionId);
+      }
       /** the pending rows this search holds (from the cache), by row id */
       const held = new Map<number, PendingRow>();
-      const known = cache.pendingRowIds(collectionId);
       for (const rowId of known ?? []) {
         const row = cache.pendingRow(rowId);
         if (row) held.set(rowId, row);
