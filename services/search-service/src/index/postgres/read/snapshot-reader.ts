@@ -130,7 +130,7 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
    * The read under way of a collection whose pending rows the cache knows nothing of (its
    * first search here, or the cache let go of them). It reads every pending row whole: right
    * after a bulk load ~1,000 rows of ~150 terms, and the 16 searches that came at once each read
-   * and parsed them all (~60 ms of the service thread in the first quarter second, the bench's
+   * and parsed them all (~46 ms of the service thread in the first quarter second, the bench's
    * CPU profile). A search that finds one under way waits for it and then holds its rows.
    */
   const coldReads = new Map<string, Promise<unknown>>();
