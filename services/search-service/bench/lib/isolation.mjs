@@ -1,8 +1,8 @@
 // Tenant isolation, with collection A loaded and measured alone (`before`): collection B with
 // the same corpus is loaded; A is measured while B is loaded and written to at WRITE_RATE;
-// adds to B alone, then while 16 clients search A; B is deleted (admin API) while A is
-// searched; A is measured alone again. Both ratios (B loaded / A before, B loaded / A after)
-// tell B's effect from the machine's drift over the run.
+// adds to B alone and while 16 clients search A, in four interleaved parts (addsUnderSearch);
+// B is deleted (admin API) while A is searched; A is measured alone again. Both ratios (B
+// loaded / A before, B loaded / A after) tell B's effect from the machine's drift over the run.
 import { performance } from 'node:perf_hooks';
 import { makeDoc } from '../data.mjs';
 import { fmt, mb, percentile } from './measure.mjs';
@@ -25,17 +25,7 @@ export async function runIsolation({ A, client, writes, searches, oracle, tally,
   const shared = await measure(A, `query kinds of A with B loaded (B written at ${WRITE_RATE}/s)`);
   report(`  B's ${(await writerB.stop()).text}`);
 
-  report(`\nadds to B alone, then while ${CONCURRENCY} clients search A ...`);
-  const extra = (from, label) =>
-    addRange(B, { n: EXTRA_ADDS, docAt: (i) => makeDoc(from + i), label, model: modelB });
-  const extraAlone = await extra(DOCS, 'adds to B alone');
-  const searchingA = keepSearching(A, CONCURRENCY);
-  const extraBusy = await extra(DOCS + EXTRA_ADDS, 'adds to B while A is searched');
-  const aSearches = (await searchingA.stop()).sort((a, b) => a - b);
-  const writeRatio = extraBusy.rate / extraAlone.rate;
-  report(
-    `A's searches meanwhile: ${aSearches.length} (p99 ${percentile(aSearches, 99).toFixed(1)} ms); adds ratio ${writeRatio.toFixed(2)}`,
-  );
+  const writeRatio = await addsUnderSearch({ A, B, modelB, addRange, keepSearching });
   tally(await checkOracle(B, modelB, oracle, 'B after its writes'));
   await foldCaughtUp('after the extra adds');
 
@@ -77,4 +67,42 @@ export async function runIsolation({ A, client, writes, searches, oracle, tally,
       `(ratios ${ratioBefore.toFixed(2)} and ${ratioAfter.toFixed(2)})`,
   );
   return { shared, after, ratioBefore, ratioAfter, writeRatio, longestPause };
+}
+
+/**
+ * Adds to B alone and while CONCURRENCY clients search A: EXTRA_ADDS of each, in four parts of
+ * half of them each, alone / searched / searched / alone, so that neither condition always
+ * comes first. Why: a part leaves the folds and merges of its documents to the part
+ * after it, and a merge of tens of thousands of documents falls where the segments' sizes put
+ * it; measured as one half alone, then one half searched, the searched half always inherited
+ * the alone half's work, and the same code measured 0.63–0.89× in one day (2026-11-27). The
+ * ratio is of the two conditions' rates over all their parts (adds ÷ seconds).
+ */
+async function addsUnderSearch({ A, B, modelB, addRange, keepSearching }) {
+  report(`\nadds to B alone and while ${CONCURRENCY} clients search A, in four parts ...`);
+  const part = Math.max(1, Math.floor(EXTRA_ADDS / 2));
+  const totals = { alone: { n: 0, s: 0 }, searched: { n: 0, s: 0 } };
+  const aSearches = [];
+  let from = DOCS;
+  for (const [i, searched] of [false, true, true, false].entries()) {
+    const label = `adds to B ${searched ? 'while A is searched' : 'alone'} (part ${i + 1} of 4)`;
+    const searching = searched ? keepSearching(A, CONCURRENCY) : null;
+    const r = await addRange(B, { n: part, docAt: (k) => makeDoc(from + k), label, model: modelB });
+    if (searching) aSearches.push(...(await searching.stop()));
+    from += part;
+    const t = totals[searched ? 'searched' : 'alone'];
+    t.n += part;
+    t.s += part / r.rate;
+  }
+  const [alone, searched] = [
+    totals.alone.n / totals.alone.s,
+    totals.searched.n / totals.searched.s,
+  ];
+  aSearches.sort((a, b) => a - b);
+  const ratio = searched / alone;
+  report(
+    `adds to B: alone ${Math.round(alone)}/s, while A is searched ${Math.round(searched)}/s (ratio ${ratio.toFixed(2)}); ` +
+      `A's searches meanwhile: ${aSearches.length} (p50 ${percentile(aSearches, 50).toFixed(1)} ms, p99 ${percentile(aSearches, 99).toFixed(1)} ms)`,
+  );
+  return ratio;
 }
