@@ -25,7 +25,13 @@ export async function runIsolation({ A, client, writes, searches, oracle, tally,
   const shared = await measure(A, `query kinds of A with B loaded (B written at ${WRITE_RATE}/s)`);
   report(`  B's ${(await writerB.stop()).text}`);
 
-  const writeRatio = await addsUnderSearch({ A, B, modelB, addRange, keepSearching });
+  const { ratio: writeRatio, searchesMeanwhile } = await addsUnderSearch({
+    A,
+    B,
+    modelB,
+    addRange,
+    keepSearching,
+  });
   tally(await checkOracle(B, modelB, oracle, 'B after its writes'));
   await foldCaughtUp('after the extra adds');
 
@@ -66,7 +72,7 @@ export async function runIsolation({ A, client, writes, searches, oracle, tally,
     `worst p99: A before ${before.worst.toFixed(1)} ms, with B loaded ${shared.worst.toFixed(1)} ms, A after ${after.worst.toFixed(1)} ms ` +
       `(ratios ${ratioBefore.toFixed(2)} and ${ratioAfter.toFixed(2)})`,
   );
-  return { shared, after, ratioBefore, ratioAfter, writeRatio, longestPause };
+  return { shared, after, ratioBefore, ratioAfter, writeRatio, searchesMeanwhile, longestPause };
 }
 
 /**
@@ -76,7 +82,8 @@ export async function runIsolation({ A, client, writes, searches, oracle, tally,
  * after it, and a merge of tens of thousands of documents falls where the segments' sizes put
  * it; measured as one half alone, then one half searched, the searched half always inherited
  * the alone half's work, and the same code measured 0.63–0.89× in one day (2026-11-27). The
- * ratio is of the two conditions' rates over all their parts (adds ÷ seconds).
+ * ratio is of the two conditions' rates over all their parts (adds ÷ seconds); with it, the
+ * p50 and p99 of A's searches meanwhile (what A's users see while B loads).
  */
 async function addsUnderSearch({ A, B, modelB, addRange, keepSearching }) {
   report(`\nadds to B alone and while ${CONCURRENCY} clients search A, in four parts ...`);
@@ -104,5 +111,8 @@ async function addsUnderSearch({ A, B, modelB, addRange, keepSearching }) {
     `adds to B: alone ${Math.round(alone)}/s, while A is searched ${Math.round(searched)}/s (ratio ${ratio.toFixed(2)}); ` +
       `A's searches meanwhile: ${aSearches.length} (p50 ${percentile(aSearches, 50).toFixed(1)} ms, p99 ${percentile(aSearches, 99).toFixed(1)} ms)`,
   );
-  return ratio;
+  return {
+    ratio,
+    searchesMeanwhile: { p50: percentile(aSearches, 50), p99: percentile(aSearches, 99) },
+  };
 }

@@ -156,6 +156,7 @@ function isolationRows(iso) {
     ['isolation: A with B loaded / A before', '≤ 1.20×'],
     ['isolation: A with B loaded / A after', '≤ 1.20×'],
     ['adds to B while A is searched / alone', '≥ 0.80×'],
+    ["A's searches while B's adds run: p50, p99", 'printed'],
     ["deleting B: A's longest search", '≤ 1,000 ms'],
   ];
   if (!iso) return names.map(([name, bound]) => [name, bound, '-', undefined]);
@@ -163,6 +164,7 @@ function isolationRows(iso) {
     [`${iso.ratioBefore.toFixed(2)}×`, iso.ratioBefore <= 1.2],
     [`${iso.ratioAfter.toFixed(2)}×`, iso.ratioAfter <= 1.2],
     [`${iso.writeRatio.toFixed(2)}×`, iso.writeRatio >= 0.8],
+    [`${ms(iso.searchesMeanwhile.p50)}, ${ms(iso.searchesMeanwhile.p99)}`, null],
     [ms(iso.longestPause), iso.longestPause <= 1000],
   ];
   return names.map(([name, bound], i) => [name, bound, ...figures[i]]);
