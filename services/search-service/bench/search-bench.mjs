@@ -19,8 +19,7 @@
 //     and after; then the same once the folds and merges settled (VACUUM ANALYZE);
 //  6. tenant isolation (lib/isolation.mjs): A alone, A with B loaded (B written to), A alone
 //     again after B is deleted; adds to B alone vs while A is searched (four interleaved
-//     parts); A's longest search
-//     while B is deleted (admin API);
+//     parts); A's longest search while B is deleted (admin API);
 //  7. memory (RSS) and storage of the index tables, the start-up of a second instance.
 // Ends with a SUMMARY line and a row per target of issue 23, then the speed rows of issues 25
 // and 26 (each option, the spacing kind: worst p99 right after and settled), each met / MISSED

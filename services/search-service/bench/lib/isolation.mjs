@@ -88,7 +88,7 @@ export async function runIsolation({ A, client, writes, searches, oracle, tally,
 async function addsUnderSearch({ A, B, modelB, addRange, keepSearching }) {
   report(`\nadds to B alone and while ${CONCURRENCY} clients search A, in four parts ...`);
   const part = Math.max(1, Math.floor(EXTRA_ADDS / 2));
-  const totals = { alone: { n: 0, s: 0 }, searched: { n: 0, s: 0 } };
+  const seconds = { alone: 0, searched: 0 };
   const aSearches = [];
   let from = DOCS;
   for (const [i, searched] of [false, true, true, false].entries()) {
@@ -97,22 +97,16 @@ async function addsUnderSearch({ A, B, modelB, addRange, keepSearching }) {
     const r = await addRange(B, { n: part, docAt: (k) => makeDoc(from + k), label, model: modelB });
     if (searching) aSearches.push(...(await searching.stop()));
     from += part;
-    const t = totals[searched ? 'searched' : 'alone'];
-    t.n += part;
-    t.s += part / r.rate;
+    seconds[searched ? 'searched' : 'alone'] += part / r.rate;
   }
-  const [alone, searched] = [
-    totals.alone.n / totals.alone.s,
-    totals.searched.n / totals.searched.s,
-  ];
+  // each condition had two parts: its rate is 2 × part adds over its seconds
+  const ratio = seconds.alone / seconds.searched;
   aSearches.sort((a, b) => a - b);
-  const ratio = searched / alone;
+  const searchesMeanwhile = { p50: percentile(aSearches, 50), p99: percentile(aSearches, 99) };
+  const rate = (s) => Math.round((2 * part) / s);
   report(
-    `adds to B: alone ${Math.round(alone)}/s, while A is searched ${Math.round(searched)}/s (ratio ${ratio.toFixed(2)}); ` +
-      `A's searches meanwhile: ${aSearches.length} (p50 ${percentile(aSearches, 50).toFixed(1)} ms, p99 ${percentile(aSearches, 99).toFixed(1)} ms)`,
+    `adds to B: alone ${rate(seconds.alone)}/s, while A is searched ${rate(seconds.searched)}/s (ratio ${ratio.toFixed(2)}); ` +
+      `A's searches meanwhile: ${aSearches.length} (p50 ${searchesMeanwhile.p50.toFixed(1)} ms, p99 ${searchesMeanwhile.p99.toFixed(1)} ms)`,
   );
-  return {
-    ratio,
-    searchesMeanwhile: { p50: percentile(aSearches, 50), p99: percentile(aSearches, 99) },
-  };
+  return { ratio, searchesMeanwhile };
 }
