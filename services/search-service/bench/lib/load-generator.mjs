@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { makeDoc, newDf, NOW } from '../data.mjs';
 import { createClient } from './client.mjs';
+import { createDatabaseActivity } from './database-activity.mjs';
 import { runIsolation } from './isolation.mjs';
 import { buildMix } from './mix.mjs';
 import { mb } from './measure.mjs';
@@ -30,7 +31,8 @@ export async function loadGenerator({ port, token, databaseUrl }) {
   const client = createClient({ port, token });
   const sql = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   sql.on('error', () => {}); // a connection the bench's database drop cut
-  const writes = createWrites({ client, sql });
+  const activity = createDatabaseActivity(databaseUrl);
+  const writes = createWrites({ client, sql, activity });
   const { addRange, foldCaughtUp, indexSizes } = writes;
 
   // ---- before anything is measured: the query kinds (words chosen by document frequency,
@@ -49,7 +51,7 @@ export async function loadGenerator({ port, token, databaseUrl }) {
     `average document ${Math.round(bytes / DOCS)} bytes; ${kinds.length} query kinds; ` +
       `wide mix: ${mix.distinct} distinct queries (${oracle.length} oracle queries among them, each in two forms), ${mix.sends.length} sends`,
   );
-  const searches = createSearches({ client, kinds });
+  const searches = createSearches({ client, kinds, activity });
   const { checkCounts, checkOracle, measure, measureMix } = searches;
   const checks = { oracle: 0, wrong: [] };
   const tally = (r) => {
@@ -153,6 +155,7 @@ export async function loadGenerator({ port, token, databaseUrl }) {
     memory: { serviceRss: rss, indexBytes: sizes.index_bytes },
   });
   await sql.end();
+  await activity.close();
   client.close();
   // a wrong answer fails the run; a failed search (a 503 of an overloaded machine) is a row
   if (checks.wrong.length)

@@ -12,7 +12,8 @@ export const numfoundOf = (res) =>
   res.status === 200 ? JSON.parse(res.body.toString()).numfound : null;
 
 /** client: client.mjs; kinds: query-kinds.mjs (with expected counts) */
-export function createSearches({ client, kinds }) {
+/** activity: database-activity.mjs (each measurement says what PostgreSQL did meanwhile) */
+export function createSearches({ client, kinds, activity }) {
   /** the load generator's own load during each measurement */
   const own = createOwnLoad();
   async function checkCounts(c, label) {
@@ -57,6 +58,7 @@ export function createSearches({ client, kinds }) {
     const failed0 = client.failed.length;
     const cpu0 = cpuTimes();
     await ask('stalls-start');
+    await activity?.start();
     await own.start();
     await ask({ profile: 'start', label }); // BENCH_CPU_PROFILE
     const t0 = performance.now();
@@ -66,10 +68,12 @@ export function createSearches({ client, kinds }) {
     const cpu = cpuPer(cpu0, cpuTimes(), { n, label: 'search' });
     const st = await ask('stalls-stop');
     const generator = await own.stop();
+    const database = (await activity?.stop()) ?? '';
     report(
       `${label}: ${Math.round(qps)} searches/s${cpu}; ${client.refused - refused0} answered 429 (sent again after 1 s), ${client.failed.length - failed0} failed${client.failed.length > failed0 ? ` (${client.failed[failed0]})` : ''}; ${generator.text}\n` +
         `  service thread meanwhile: event-loop delay p50 ${st.delayP50.toFixed(1)} ms, p99 ${st.delayP99.toFixed(1)} ms, max ${st.delayMax.toFixed(1)} ms; ` +
-        `GC ${st.gcCount} pauses, ${st.gcTotal.toFixed(0)} ms in all, longest ${st.gcMax.toFixed(1)} ms (${st.gcMajor} major); heap used ${st.heapMb} MB`,
+        `GC ${st.gcCount} pauses, ${st.gcTotal.toFixed(0)} ms in all, longest ${st.gcMax.toFixed(1)} ms (${st.gcMajor} major); heap used ${st.heapMb} MB` +
+        (database && `\n  ${database}`),
     );
     return { qps, elu: generator.busy, generatorGcMax: generator.gcMax };
   }

@@ -9,8 +9,11 @@ import { CONCURRENCY, FLOOR_DOCS } from './settings.mjs';
 import { createOwnLoad } from './stalls.mjs';
 import { ask, report } from './worker-link.mjs';
 
-/** client: client.mjs; sql: a pg pool on the bench's database */
-export function createWrites({ client, sql }) {
+/**
+ * client: client.mjs; sql: a pg pool on the bench's database; activity (optional):
+ * database-activity.mjs, so that each range of adds says what PostgreSQL did meanwhile
+ */
+export function createWrites({ client, sql, activity }) {
   /** the load generator's own load during adds */
   const own = createOwnLoad();
   /**
@@ -25,6 +28,7 @@ export function createWrites({ client, sql }) {
     let count = 0;
     let failures = 0;
     const cpu0 = cpuTimes();
+    await activity?.start();
     await own.start();
     const started = performance.now();
     await inParallel(n, concurrency, async (i) => {
@@ -41,6 +45,7 @@ export function createWrites({ client, sql }) {
     });
     const seconds = (performance.now() - started) / 1000;
     const generator = await own.stop();
+    const database = (await activity?.stop()) ?? '';
     latencies.sort((a, b) => a - b);
     const rate = n / seconds;
     const tenth = Math.max(1, Math.floor(n / 10));
@@ -51,7 +56,8 @@ export function createWrites({ client, sql }) {
         `(p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms; ${failures} failed; ` +
         `first tenth ${Math.round(first)}/s, last tenth ${Math.round(last)}/s)` +
         cpuPer(cpu0, cpuTimes(), { n, label: 'add' }) +
-        `; ${generator.text}`,
+        `; ${generator.text}` +
+        (database && `\n  ${database}`),
     );
     if (failures) throw new Error(`${failures} adds failed`);
     return { rate, p50: percentile(latencies, 50), p99: percentile(latencies, 99), first, last };
