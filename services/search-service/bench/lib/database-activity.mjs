@@ -19,6 +19,8 @@ const POLL_MS = 100;
  */
 export function createDatabaseActivity(databaseUrl) {
   let client = null;
+  /** the checkpoint counters' query of this server's version (set by connect) */
+  let checkpointSql = '';
   let polling = null;
   let stopRequested = false;
 
@@ -31,7 +33,7 @@ export function createDatabaseActivity(databaseUrl) {
       (await client.query('SHOW server_version_num')).rows[0].server_version_num,
     );
     // PostgreSQL 17 moved the checkpointer's counters out of pg_stat_bgwriter
-    client.checkpointSql =
+    checkpointSql =
       version >= 170000
         ? 'SELECT buffers_written::float8 AS buffers FROM pg_stat_checkpointer'
         : 'SELECT buffers_checkpoint::float8 AS buffers FROM pg_stat_bgwriter';
@@ -39,13 +41,13 @@ export function createDatabaseActivity(databaseUrl) {
   }
 
   async function buffersWritten(c) {
-    return (await c.query(c.checkpointSql)).rows[0].buffers;
+    return (await c.query(checkpointSql)).rows[0].buffers;
   }
 
   /** one poll: { checkpointing, vacuums: [what] } */
   async function poll(c) {
     const { rows } = await c.query(
-      `SELECT backend_type, state, wait_event, query FROM pg_stat_activity
+      `SELECT backend_type, wait_event, query FROM pg_stat_activity
        WHERE pid <> pg_backend_pid()
          AND (backend_type IN ('autovacuum worker', 'checkpointer')
               OR (state = 'active' AND query ~* '^\\s*(vacuum|analyze)'))`,

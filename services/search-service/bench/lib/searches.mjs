@@ -11,8 +11,10 @@ import { ask, report } from './worker-link.mjs';
 export const numfoundOf = (res) =>
   res.status === 200 ? JSON.parse(res.body.toString()).numfound : null;
 
-/** client: client.mjs; kinds: query-kinds.mjs (with expected counts) */
-/** activity: database-activity.mjs (each measurement says what PostgreSQL did meanwhile) */
+/**
+ * client: client.mjs; kinds: query-kinds.mjs (with expected counts); activity (optional):
+ * database-activity.mjs, so that each measurement says what PostgreSQL did meanwhile
+ */
 export function createSearches({ client, kinds, activity }) {
   /** the load generator's own load during each measurement */
   const own = createOwnLoad();
