@@ -55,7 +55,10 @@ function prng(seed: number) {
 
 test('When the index fails in every way while changes commit, every committed change arrives and none goes backwards', async () => {
   const seed = Number(process.env.CHAOS_SEED ?? 20241124);
-  const random = prng(seed);
+  // the chaos and the writer draw from their own sequences, so that which faults strike, and
+  // in which order, does not depend on how fast this machine commits
+  const chaosRandom = prng(seed);
+  const random = prng(seed + 1);
   for (let i = 0; i < 3; i++) {
     relays.push(
       createMeilisearchIndex({
@@ -75,26 +78,43 @@ test('When the index fails in every way while changes commit, every committed ch
   const model = new Map<string, { docId: number; version: number; exists: boolean }>();
   let nextDocId = 1;
   let kills = 0;
+  const struck = new Set<string>();
 
   let chaosOn = true;
   const chaos = (async () => {
     while (chaosOn) {
-      const r = random();
-      if (r < 0.2) stub.failRequests(1 + Math.floor(random() * 3), 500 + Math.floor(random() * 4));
-      else if (r < 0.3) stub.hangRequests(1);
-      else if (r < 0.45) stub.failTasks(1, 'internal');
-      else if (r < 0.55) stub.taskDelayMs = Math.floor(random() * 60);
-      else if (r < 0.65) {
+      const r = chaosRandom();
+      if (r < 0.2) {
+        stub.failRequests(1 + Math.floor(chaosRandom() * 3), 500 + Math.floor(chaosRandom() * 4));
+        struck.add('5xx');
+      } else if (r < 0.3) {
+        stub.hangRequests(1);
+        struck.add('hang');
+      } else if (r < 0.45) {
+        stub.failTasks(1, 'internal');
+        struck.add('failed task');
+      } else if (r < 0.55) {
+        stub.taskDelayMs = Math.floor(chaosRandom() * 60);
+        struck.add('slow task');
+      } else if (r < 0.65) {
         stub.down = true;
         await new Promise((res) => setTimeout(res, 100));
         stub.down = false;
-      } else if (r < 0.8) kills += await killRelaySessions(db.pool, 'chaos-writer');
-      await new Promise((res) => setTimeout(res, 20 + random() * 40));
+        struck.add('outage');
+      } else if (r < 0.8) {
+        const killed = await killRelaySessions(db.pool, 'chaos-writer');
+        kills += killed;
+        if (killed > 0) struck.add('kill');
+      }
+      await new Promise((res) => setTimeout(res, 20 + chaosRandom() * 40));
     }
   })();
+  const everyFaultStruck = () => struck.size === 6;
 
   const engine = relays[0]!;
-  for (let i = 0; i < 300; i++) {
+  // at least 300 changes, and on until every kind of fault has struck while changes commit
+  // (a fast machine would otherwise finish its 300 before the chaos got round to all of them)
+  for (let i = 0; i < 300 || (!everyFaultStruck() && i < 5_000); i++) {
     const dockey = dockeys[Math.floor(random() * dockeys.length)]!;
     const state = model.get(dockey);
     const del = state?.exists && random() < 0.25;
@@ -154,6 +174,9 @@ test('When the index fails in every way while changes commit, every committed ch
   }
   expect({ seed, backwards }).toEqual({ seed, backwards: [] });
   // the chaos really happened
+  expect([...struck].sort()).toEqual(
+    ['5xx', 'failed task', 'hang', 'kill', 'outage', 'slow task'].sort(),
+  );
   expect(kills).toBeGreaterThan(0);
   const failed = await db.pool.query(
     `SELECT count(*)::int AS n FROM search_outbox WHERE attempts > 0`,
