@@ -6,6 +6,7 @@ import pg from 'pg';
 import { makeDoc, newDf, NOW } from '../data.mjs';
 import { createClient } from './client.mjs';
 import { createDatabaseActivity } from './database-activity.mjs';
+import { createFolderActivity, watchAll } from './folder-activity.mjs';
 import { runIsolation } from './isolation.mjs';
 import { buildMix } from './mix.mjs';
 import { mb } from './measure.mjs';
@@ -31,7 +32,8 @@ export async function loadGenerator({ port, token, databaseUrl }) {
   const client = createClient({ port, token });
   const sql = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   sql.on('error', () => {}); // a connection the bench's database drop cut
-  const activity = createDatabaseActivity(databaseUrl);
+  // what PostgreSQL and the service's folder did meanwhile, below each measurement
+  const activity = watchAll(createDatabaseActivity(databaseUrl), createFolderActivity(client));
   const writes = createWrites({ client, sql, activity });
   const { addRange, foldCaughtUp, indexSizes } = writes;
 

@@ -13,7 +13,8 @@ export const numfoundOf = (res) =>
 
 /**
  * client: client.mjs; kinds: query-kinds.mjs (with expected counts); activity (optional):
- * database-activity.mjs, so that each measurement says what PostgreSQL did meanwhile
+ * folder-activity.mjs watchAll of database-activity.mjs and the folder's, so that each
+ * measurement says what PostgreSQL and the folder did meanwhile
  */
 export function createSearches({ client, kinds, activity }) {
   /** the load generator's own load during each measurement */

@@ -11,7 +11,8 @@ import { ask, report } from './worker-link.mjs';
 
 /**
  * client: client.mjs; sql: a pg pool on the bench's database; activity (optional):
- * database-activity.mjs, so that each range of adds says what PostgreSQL did meanwhile
+ * folder-activity.mjs watchAll of database-activity.mjs and the folder's, so that each range of
+ * adds says what PostgreSQL and the folder did meanwhile
  */
 export function createWrites({ client, sql, activity }) {
   /** the load generator's own load during adds */
