@@ -114,6 +114,9 @@ export function createSearches({ client, kinds, activity }) {
     const latencies = [];
     const wrong = [];
     let checked = 0;
+    /** [when it ended (ms from the first send), latency] of every search, for the windows */
+    const timeline = [];
+    const start = performance.now();
     const t = await timed(sends.length, label, async (i) => {
       const s = sends[i];
       const t0 = performance.now();
@@ -124,8 +127,11 @@ export function createSearches({ client, kinds, activity }) {
         checked++;
         if (!r.ok) wrong.push(r.text);
       }
-      latencies.push(performance.now() - t0);
+      const t1 = performance.now();
+      latencies.push(t1 - t0);
+      timeline.push([t1 - start, t1 - t0]);
     });
+    report(`  p99 of the mix by ${WINDOW_MS / 1000} s window: ${windows(timeline)}`);
     latencies.sort((a, b) => a - b);
     const p50 = percentile(latencies, 50);
     const p99 = percentile(latencies, 99);
