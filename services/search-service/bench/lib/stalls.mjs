@@ -83,7 +83,7 @@ export function createOwnLoad() {
         busy,
         gcMax: g.gcMax,
         text:
-          `load generator busy ${(busy * 100).toFixed(0)} % of its thread (event-loop delay p99 ${g.delayP99.toFixed(1)} ms; ` +
+          `load generator busy ${(busy * 100).toFixed(0)} % of its thread (event-loop delay p99 ${g.delayP99.toFixed(1)} ms, max ${g.delayMax.toFixed(1)} ms; ` +
           `GC ${g.gcCount} pauses, ${g.gcTotal.toFixed(0)} ms in all, longest ${g.gcMax.toFixed(1)} ms, ${g.gcMajor} major)`,
       };
     },
