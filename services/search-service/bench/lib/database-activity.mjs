@@ -1,5 +1,5 @@
-// What PostgreSQL did besides the requests while something was measured: checkpoints and
-// vacuums. Polled from the load generator's process on a connection of its own.
+// What PostgreSQL did besides the requests while something was measured: checkpoints,
+// vacuums and the WAL written. Polled from the load generator's process on a connection of its own.
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 
@@ -21,6 +21,8 @@ export function createDatabaseActivity(databaseUrl) {
   let client = null;
   /** the checkpoint counters' query of this server's version (set by connect) */
   let checkpointSql = '';
+  /** pg_stat_wal (PostgreSQL 14 and later; set by connect) */
+  let walStats = false;
   let polling = null;
   let stopRequested = false;
 
@@ -37,11 +39,25 @@ export function createDatabaseActivity(databaseUrl) {
       version >= 170000
         ? 'SELECT buffers_written::float8 AS buffers FROM pg_stat_checkpointer'
         : 'SELECT buffers_checkpoint::float8 AS buffers FROM pg_stat_bgwriter';
+    walStats = version >= 140000;
     return client;
   }
 
   async function buffersWritten(c) {
     return (await c.query(checkpointSql)).rows[0].buffers;
+  }
+
+  /**
+   * { bytes, fpi } of WAL written so far (null before 14). Full-page images are what a page's
+   * first change after a checkpoint costs, hint bits too when the cluster has data checksums
+   * (PostgreSQL 18's initdb default): the first reads of rows a load just wrote write WAL.
+   */
+  async function walWritten(c) {
+    if (!walStats) return null;
+    const { rows } = await c.query(
+      'SELECT wal_bytes::float8 AS bytes, wal_fpi::float8 AS fpi FROM pg_stat_wal',
+    );
+    return rows[0];
   }
 
   /** one poll: { checkpointing, vacuums: [what] } */
@@ -65,7 +81,12 @@ export function createDatabaseActivity(databaseUrl) {
     /** starts watching (resolves once the first reading is taken) */
     async start() {
       const c = await connect();
-      const seen = { buffers0: await buffersWritten(c), checkpointMs: 0, vacuumMs: new Map() };
+      const seen = {
+        buffers0: await buffersWritten(c),
+        wal0: await walWritten(c),
+        checkpointMs: 0,
+        vacuumMs: new Map(),
+      };
       stopRequested = false;
       polling = (async () => {
         let last = performance.now();
@@ -87,6 +108,7 @@ export function createDatabaseActivity(databaseUrl) {
       stopRequested = true;
       const seen = await polling;
       const buffers = (await buffersWritten(client)) - seen.buffers0;
+      const wal = await walWritten(client);
       const parts = [
         buffers > 0 || seen.checkpointMs > 0
           ? `checkpoint under way ${(seen.checkpointMs / 1000).toFixed(1)} s, ${Math.round(buffers)} buffers written (${Math.round((buffers * 8) / 1024)} MB)`
@@ -94,6 +116,11 @@ export function createDatabaseActivity(databaseUrl) {
         seen.vacuumMs.size
           ? [...seen.vacuumMs].map(([v, ms]) => `${v} ${(ms / 1000).toFixed(1)} s`).join(', ')
           : 'no vacuum or analyze',
+        ...(wal && seen.wal0
+          ? [
+              `WAL ${Math.round((wal.bytes - seen.wal0.bytes) / 2 ** 20)} MB written (${Math.round(wal.fpi - seen.wal0.fpi)} full-page images)`,
+            ]
+          : []),
       ];
       return `PostgreSQL meanwhile: ${parts.join('; ')}`;
     },
