@@ -86,21 +86,63 @@ export const loadDocumentsWithThumbnails: PageLoader<StoredDocumentWithThumbnail
   return new Map(
     rows.map((r) => [
       r.id,
-      {
-        id: r.id,
-        dockey: r.dockey,
-        version: r.version,
-        doc: docBytes(r.doc),
-        thumbnail: r.size
-          ? {
-              size: r.size,
-              thumbnailKey: r.thumbnail_key,
-              sourceUrl: r.source_url,
-              sourceWidth: r.source_width,
-              sourceHeight: r.source_height,
-            }
-          : null,
-      },
+      documentWithThumbnail(
+        r.id,
+        r.dockey,
+        r.version,
+        r.doc,
+        r.size,
+        r.thumbnail_key,
+        r.source_url,
+        r.source_width,
+        r.source_height,
+      ),
     ]),
   );
 };
+
+/**
+ * A page's document as the snapshot statement reads it with the snapshot (JSON, the columns
+ * of loadDocumentsWithThumbnails in their order: migrations/1733400000000_search-snapshot-page.sql).
+ */
+export type PageDocumentJson = [
+  id: string,
+  dockey: string,
+  version: string,
+  doc: string,
+  size: string | null,
+  thumbnailKey: string,
+  sourceUrl: string,
+  sourceWidth: number,
+  sourceHeight: number,
+];
+
+/** The snapshot statement's documents, by id (see PageDocumentJson). */
+export function pageDocumentsOf(
+  rows: readonly PageDocumentJson[],
+): Map<string, StoredDocumentWithThumbnail> {
+  return new Map(rows.map((r) => [r[0], documentWithThumbnail(...r)]));
+}
+
+/** A page's document from its columns: the doc as base64 (DOC_BYTES), a thumbnail if `size`. */
+function documentWithThumbnail(
+  ...[
+    id,
+    dockey,
+    version,
+    doc,
+    size,
+    thumbnailKey,
+    sourceUrl,
+    sourceWidth,
+    sourceHeight,
+  ]: PageDocumentJson
+): StoredDocumentWithThumbnail {
+  return {
+    id,
+    dockey,
+    version: String(version),
+    doc: docBytes(doc),
+    thumbnail: size ? { size, thumbnailKey, sourceUrl, sourceWidth, sourceHeight } : null,
+  };
+}

@@ -1,6 +1,11 @@
 import type { Queryable } from '@hub/service-kit';
 import { float64s, type PostingKind } from '../layout';
 import { asBase64, bytesOf } from '../base64-bytes';
+import {
+  pageDocumentsOf,
+  type PageDocumentJson,
+  type StoredDocumentWithThumbnail,
+} from '../../../store/result-documents';
 
 /**
  * The bitmap index's SQL for searches (changes: change-store.ts; folds and merges:
@@ -31,6 +36,8 @@ export interface Snapshot {
   tail: Array<[number, string, string[], number[], string[]]>;
   /** per lookup term, the number of pending rows of the collection that have it (absent: 0) */
   pendingDf: Map<string, number>;
+  /** the documents the search asked for with its snapshot (remembered-pages.ts), by id */
+  documents?: ReadonlyMap<string, StoredDocumentWithThumbnail>;
 }
 
 /** What a collection's view needs of its folded state (readFoldedState). */
@@ -71,6 +78,8 @@ interface SnapshotRowsRow {
   held: string[] | null;
   /** the other pending rows: [row_id, doc_id, regdate as text, categories, terms, title terms] */
   fresh: Array<[number, number, string, number[], string[], string[]]> | null;
+  /** the asked documents that the collection has */
+  docs: PageDocumentJson[] | null;
 }
 
 /** The live segments as the snapshot statements aggregate them (json of arrays). */
@@ -95,28 +104,33 @@ export interface PendingRowRead {
 
 /** A snapshot but its tail, and the collection's pending rows. */
 export interface SnapshotRows {
-  snapshot: Omit<Snapshot, 'tail' | 'pendingDf'>;
+  snapshot: Omit<Snapshot, 'tail' | 'pendingDf' | 'documents'>;
   /** the rows of `known` still pending */
   held: number[];
   /** every other pending row, whole */
   fresh: PendingRowRead[];
+  /** the asked documents (`docs`) that the collection has, as stored, by documents.id */
+  documents: Map<string, StoredDocumentWithThumbnail>;
 }
 
 /**
  * The first read of a search, one statement: the collection's state, segments, deleted
  * versions, tombstones and every pending row: whole, or only its id when it is in `known` (the
  * pending row ids the caller holds: search_pending.row_id never changes its row). Which pending
- * rows match is the caller's (pending-tail.ts).
+ * rows match is the caller's (pending-tail.ts). And the documents of `docs` (documents.id) as
+ * stored with their thumbnails, as of the same snapshot: the page the caller expects to find
+ * (remembered-pages.ts), so that it need not read them after.
  */
 export async function readSnapshotRows(
   db: Queryable,
   collectionId: string,
   known: readonly number[],
+  docs: readonly string[] = [],
 ): Promise<SnapshotRows> {
   const { rows } = await db.query<SnapshotRowsRow>({
     name: 'bitmap-snapshot-rows',
-    text: 'SELECT * FROM search_snapshot_rows($1, $2::bigint[])',
-    values: [collectionId, known],
+    text: 'SELECT * FROM search_snapshot_rows($1, $2::bigint[], $3::bigint[])',
+    values: [collectionId, known, docs],
   });
   const r = rows[0]!;
   return {
@@ -137,6 +151,7 @@ export async function readSnapshotRows(
       terms,
       titleTerms,
     })),
+    documents: pageDocumentsOf(r.docs ?? []),
   };
 }
 

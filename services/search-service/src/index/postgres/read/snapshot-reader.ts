@@ -83,9 +83,16 @@ export interface SnapshotReader {
    * The first read of a search (in `steady`, its transaction's first statement): the snapshot,
    * with the pending tail matched here (pending-tail.ts) over the collection's pending rows,
    * whose terms are read only for rows not already in the cache. While the collection's first
-   * read (nothing of its pending rows cached) is under way, another waits for it first.
+   * read (nothing of its pending rows cached) is under way, another waits for it first. With
+   * `documents` (documents.id), the snapshot's `documents` are those of them the collection has,
+   * as stored, read by the same statement.
    */
-  snapshot(db: Queryable, collectionId: string, filter: SnapshotFilter): Promise<Snapshot>;
+  snapshot(
+    db: Queryable,
+    collectionId: string,
+    filter: SnapshotFilter,
+    documents?: readonly string[],
+  ): Promise<Snapshot>;
   /** The collection's view, extended to every number of the snapshot. */
   view(db: Queryable, collectionId: string, snap: FoldedState): Promise<CollectionView>;
   /**
@@ -160,7 +167,7 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
     steady: (work) =>
       inTransaction(pool, asIs, (tx) => work(tx), { isolation: 'repeatable read', readOnly: true }),
 
-    async snapshot(db, collectionId, filter) {
+    async snapshot(db, collectionId, filter, documents = []) {
       let known = cache.pendingRowIds(collectionId);
       const cold = known ? undefined : coldReads.get(collectionId);
       if (cold) {
@@ -174,21 +181,23 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
         const row = cache.pendingRow(rowId);
         if (row) held.set(rowId, row);
       }
-      const reading = readSnapshotRows(db, collectionId, [...held.keys()]).then((read) => {
-        const rows = [...read.held.map((rowId) => held.get(rowId)!), ...read.fresh.map(rowRead)];
-        cache.setPendingRowIds(
-          collectionId,
-          Float64Array.from(rows, (r) => r.rowId),
-        );
-        return { snapshot: read.snapshot, rows };
-      });
+      const reading = readSnapshotRows(db, collectionId, [...held.keys()], documents).then(
+        (read) => {
+          const rows = [...read.held.map((rowId) => held.get(rowId)!), ...read.fresh.map(rowRead)];
+          cache.setPendingRowIds(
+            collectionId,
+            Float64Array.from(rows, (r) => r.rowId),
+          );
+          return { snapshot: read.snapshot, rows, documents: read.documents };
+        },
+      );
       if (!known && !coldReads.has(collectionId)) {
         coldReads.set(collectionId, reading);
         const ended = () => coldReads.delete(collectionId);
         void reading.then(ended, ended);
       }
-      const { snapshot, rows } = await reading;
-      return { ...snapshot, ...pendingTail(rows, filter) };
+      const { snapshot, rows, documents: found } = await reading;
+      return { ...snapshot, ...pendingTail(rows, filter), documents: found };
     },
 
     async view(db, collectionId, snap) {
