@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import { bitsetsMade } from '../src/index/postgres/format/bitset';
 import {
   modelApp,
@@ -15,6 +14,7 @@ import {
   foldAll,
   makeApp,
   newCollection,
+  recordingPool,
   useSearchDatabase,
 } from './helpers/harness';
 
@@ -25,23 +25,6 @@ import {
  */
 
 const db = useSearchDatabase();
-
-/** The pool's queries by name (prepared statements), with their parameters. */
-function recordingPool(pool: pg.Pool) {
-  const seen: Array<{ name: string; values: unknown[] }> = [];
-  const proxy = new Proxy(pool, {
-    get(target, prop, receiver) {
-      if (prop !== 'query') return Reflect.get(target, prop, receiver);
-      return (q: unknown, values?: unknown[]) => {
-        const config = q as { name?: string; values?: unknown[] };
-        if (typeof q === 'object' && config.name)
-          seen.push({ name: config.name, values: config.values ?? [] });
-        return (target.query as (q: unknown, v?: unknown[]) => unknown).call(target, q, values);
-      };
-    },
-  });
-  return { pool: proxy, seen };
-}
 
 /** 100,000 category numbers: 2 and 4 repeated ~16,000 times each, the rest in no document. */
 const HOSTILE_CA = Array.from({ length: 100_000 }, (_, i) =>

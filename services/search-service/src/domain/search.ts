@@ -12,7 +12,11 @@ import {
   type SearchParamsInput,
 } from '@hub/contracts';
 import { ServiceError } from '@hub/service-kit';
-import { loadDocuments, loadDocumentsWithThumbnails } from '../store/result-documents';
+import {
+  loadDocuments,
+  loadDocumentsWithThumbnails,
+  type StoredDocumentWithThumbnail,
+} from '../store/result-documents';
 import type { DomainDeps } from './deps';
 import { highlightPage, type HighlightFields } from './highlights';
 import { check, step } from './steps';
@@ -87,7 +91,7 @@ export async function searchDocuments(
   const hits = await step(failed, () =>
     deps.index.search({ collectionId, ...params, highlight: highlight !== null }),
   );
-  const docs = await step(failed, () => loadPage(deps, collectionId, hits.docIds));
+  const docs = await step(failed, () => loadPage(deps, collectionId, hits.docIds, hits.documents));
   if (highlight) {
     const fields = await step(failed, async () =>
       highlightPage(params.q, highlight, docs, hits.highlights, params.prefix),
@@ -113,33 +117,36 @@ function ascending(counts: Map<number, number> | undefined): Array<[number, numb
 
 /**
  * The page's documents as stored, in hit order (one deleted in between is left out), with
- * their archive fields: one query when the thumbnail service reads its rows with them.
+ * their archive fields: one query when the thumbnail service reads its rows with them, none
+ * when the engine read them all already (`read`: SearchHits.documents).
  */
 async function loadPage(
   deps: DomainDeps,
   collectionId: string,
   ids: string[],
+  read?: ReadonlyMap<string, StoredDocumentWithThumbnail>,
 ): Promise<Array<ResultDocument & { id: string }>> {
   const { thumbnails } = deps;
   const docs: Array<ResultDocument & { id: string }> = [];
+  const unread = read ? ids.filter((id) => !read.has(id)) : ids;
   if (thumbnails.archiveFields) {
-    const stored = await loadDocumentsWithThumbnails(deps.pool, collectionId, ids);
+    const loaded = await loadDocumentsWithThumbnails(deps.pool, collectionId, unread);
     for (const id of ids) {
-      const d = stored.get(id);
+      const d = read?.get(id) ?? loaded.get(id);
       if (!d) continue;
       const archive = d.thumbnail ? thumbnails.archiveFields(collectionId, d.thumbnail) : {};
       docs.push({ id, dockey: d.dockey, doc: d.doc, archive });
     }
     return docs;
   }
-  const [stored, archive] = await Promise.all([
-    loadDocuments(deps.pool, collectionId, ids),
+  const [loaded, archive] = await Promise.all([
+    loadDocuments(deps.pool, collectionId, unread),
     ids.length
       ? thumbnails.resultFields(collectionId, ids)
       : new Map<string, Record<string, string>>(),
   ]);
   for (const id of ids) {
-    const d = stored.get(id);
+    const d = read?.get(id) ?? loaded.get(id);
     if (d) docs.push({ id, dockey: d.dockey, doc: d.doc, archive: archive.get(id) ?? {} });
   }
   return docs;

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { ParsedDoc, SearchFacet, SearchParams } from '@hub/contracts';
 import type { AddedDocumentRows } from '../store/documents';
+import type { StoredDocumentWithThumbnail } from '../store/result-documents';
 import type { MarkedText } from './highlight/marked-text';
 
 export type { AddedDocumentRows };
@@ -81,6 +82,12 @@ export interface SearchHits {
    * but not ca; a document counts once in each of its categories.
    */
   categoryCounts?: Map<number, number>;
+  /**
+   * Documents of the page, by documents.id, as stored, that the engine read with its own reads
+   * (the Postgres engine: with its snapshot, when it expected the page, remembered-pages.ts).
+   * The caller reads the page's other documents.
+   */
+  documents?: ReadonlyMap<string, StoredDocumentWithThumbnail>;
 }
 
 /** The answer of a query that matches nothing (with empty counts when it asks for facets). */

@@ -223,6 +223,24 @@ export function interceptedPool(
 }
 
 /**
+ * A pool that records its named statements (prepared ones: `name`) with their parameters in
+ * `seen`, those of the clients it lends too.
+ */
+export function recordingPool(pool: pg.Pool): {
+  pool: pg.Pool;
+  seen: Array<{ name: string; values: unknown[] }>;
+} {
+  const seen: Array<{ name: string; values: unknown[] }> = [];
+  const recorded = interceptedPool(pool, (q, run) => {
+    const config = q as { name?: string; values?: unknown[] } | null;
+    if (typeof q === 'object' && config?.name)
+      seen.push({ name: config.name, values: config.values ?? [] });
+    return run();
+  });
+  return { pool: recorded, seen };
+}
+
+/**
  * A pool whose queries matching the pattern fail. `fields` are set on the error as Postgres
  * sets them on its own (table, where), for code that tells failures apart by them.
  */

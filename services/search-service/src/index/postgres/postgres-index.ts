@@ -21,6 +21,7 @@ import {
   unindex,
 } from './write/change-store';
 import { pendingTerms } from './write/pending-terms';
+import { createRememberedPages } from './read/remembered-pages';
 import { createSnapshotReader } from './read/snapshot-reader';
 import { createViewWarmer } from './read/view-warmer';
 
@@ -81,6 +82,7 @@ export function createPostgresIndex(
   const observer = folderMetrics(opts.metrics, pool);
   const cache = createIndexCache(opts.cacheBytes ?? 256 * 2 ** 20);
   const reader = createSnapshotReader(pool, cache);
+  const pages = createRememberedPages();
   const warmer = createViewWarmer(reader, logger);
   /** the metrics' observer, and each fold's collection view kept current (view-warmer.ts) */
   const foldObserver: FolderObserver = {
@@ -164,7 +166,7 @@ export function createPostgresIndex(
       await dropIndex(tx, collectionId);
     },
 
-    search: (query) => searchBitmaps(reader, query),
+    search: (query) => searchBitmaps(reader, query, pages),
 
     /** Every committed document is searchable at once (the pending tail): always searchable. */
     async status() {

@@ -21,6 +21,8 @@ import { lendBitsets, type BitsetMaker } from '../format/bitset-pool';
 import { CollectionView } from './collection-view';
 import { evaluate, type TailMatch } from './evaluate';
 import { countCategories, keepDateRange } from './facet-counts';
+import type { RememberedPages } from './remembered-pages';
+import type { StoredDocumentWithThumbnail } from '../../../store/result-documents';
 import type { PostingKind } from '../layout';
 import type { Snapshot } from './index-store';
 import { andPlanInto, fillAll, PlanBitsets, type OrTerm } from './plan-bitsets';
@@ -111,23 +113,41 @@ export function tailMatches(
 export async function searchBitmaps(
   reader: SnapshotReader,
   query: SearchQuery,
+  pages?: RememberedPages,
 ): Promise<SearchHits> {
   const candidates = planCandidates(query.q, { prefix: query.prefix === true });
   if (candidates.words.length === 0) return noMatches(query);
   const ca = query.ca === null ? null : [...new Set(query.ca)];
   const exCa = query.exCa === null ? null : [...new Set(query.exCa)];
   const bits = lendBitsets();
-  const once = (db: Queryable) => searchOnce(reader, db, query, candidates, ca, exCa, bits);
+  /** the page this query found last time: its documents are read with the snapshot */
+  const expected = pages?.expected(query) ?? [];
+  const once = (db: Queryable) =>
+    searchOnce(reader, db, query, candidates, ca, exCa, bits, expected);
+  let hits: SearchHits;
   try {
     try {
-      return await reader.pooled(once);
+      hits = await reader.pooled(once);
     } catch (e) {
       if (!(e instanceof SnapshotMoved)) throw e;
+      hits = await reader.steady(once);
     }
-    return await reader.steady(once);
   } finally {
     bits.release(); // the answer holds numbers only: no bitset outlives the search
   }
+  pages?.found(query, hits.docIds);
+  return hits;
+}
+
+/** The page's documents among those read with the snapshot (undefined: none of them). */
+function pageDocuments(snap: Snapshot, docIds: readonly string[]): SearchHits['documents'] {
+  if (!snap.documents?.size) return undefined;
+  const documents = new Map<string, StoredDocumentWithThumbnail>();
+  for (const id of docIds) {
+    const d = snap.documents.get(id);
+    if (d) documents.set(id, d);
+  }
+  return documents.size ? documents : undefined;
 }
 
 async function searchOnce(
@@ -138,20 +158,26 @@ async function searchOnce(
   ca: number[] | null,
   exCa: number[] | null,
   bits: BitsetMaker,
+  expected: readonly string[],
 ): Promise<SearchHits> {
   const facets = query.facet === 'categories';
   const { required, wanted } = tailFilter(candidates);
-  const snap = await reader.snapshot(db, query.collectionId, {
-    required,
-    wanted,
-    lookups: [...candidates.lookups],
-    // the facet counts ignore ca: the tail is then filtered by ca here
-    ca: facets ? null : ca,
-    exCa,
-    from: query.startdate,
-    to: query.enddate,
-    prefix: prefixFilter(candidates.prefix),
-  });
+  const snap = await reader.snapshot(
+    db,
+    query.collectionId,
+    {
+      required,
+      wanted,
+      lookups: [...candidates.lookups],
+      // the facet counts ignore ca: the tail is then filtered by ca here
+      ca: facets ? null : ca,
+      exCa,
+      from: query.startdate,
+      to: query.enddate,
+      prefix: prefixFilter(candidates.prefix),
+    },
+    expected,
+  );
   const from = query.startdate === null ? null : Number(query.startdate);
   const to = query.enddate === null ? null : Number(query.enddate);
   let categoryCounts: Map<number, number> | undefined;
@@ -241,7 +267,12 @@ async function searchOnce(
     to,
     bits,
   });
-  return categoryCounts ? { ...hits, categoryCounts } : hits;
+  const documents = pageDocuments(snap, hits.docIds);
+  return {
+    ...hits,
+    ...(categoryCounts ? { categoryCounts } : {}),
+    ...(documents ? { documents } : {}),
+  };
 }
 
 function orTermOf(lists: PostingLists, kind: PostingKind): OrTerm {
