@@ -13,9 +13,17 @@
 -- store/result-documents.ts loadDocumentsWithThumbnails reads them). The thumbnail is taken by
 -- a correlated subquery: the function's settings turn hash joins' alternatives off, and a
 -- parameterised look-up by the thumbnails' key is the plan wanted for ten documents.
+-- The same holds for the posting lists a search reads cold (terms no search of this instance
+-- read yet in a row segment: right after a load, 0.6 reads a search in the bench's mix): the
+-- caller names the (segment, kind, term) triples it lacks, from the segments of its last
+-- snapshot, and `lists` answers [segment id, kind, term, list as base64 or null] for each, null
+-- where the segment has no such list (a segment merged away meanwhile answers null too: the
+-- caller keeps only those of segments live in this snapshot). Each is one probe of
+-- search_postings' primary key, a subquery per triple.
 -- search_snapshot_rows(text, bigint[]) stays for instances not yet updated.
-CREATE FUNCTION search_snapshot_rows(p_collection text, p_known bigint[], p_docs bigint[])
-RETURNS TABLE (epoch bigint, next_docno integer, segments json, deleted json, tombstones integer[], held bigint[], fresh json, docs json)
+CREATE FUNCTION search_snapshot_rows(p_collection text, p_known bigint[], p_docs bigint[],
+                                     p_list_segments bigint[], p_list_kinds "char"[], p_list_terms text[])
+RETURNS TABLE (epoch bigint, next_docno integer, segments json, deleted json, tombstones integer[], held bigint[], fresh json, docs json, lists json)
 LANGUAGE plpgsql STABLE
 SET enable_seqscan = off
 SET enable_bitmapscan = off
@@ -43,7 +51,11 @@ BEGIN
          SELECT t.size, t.thumbnail_key, t.source_url, t.source_width, t.source_height
            FROM thumbnails t WHERE t.collection_id = d.collection_id AND t.doc_id = d.id
        ) t ON true
-      WHERE d.id = ANY(p_docs) AND d.collection_id = p_collection)
+      WHERE d.id = ANY(p_docs) AND d.collection_id = p_collection),
+    (SELECT json_agg(json_build_array(k.segment_id::text, k.kind, k.term,
+              (SELECT encode(p.data, 'base64') FROM search_postings p
+                WHERE p.segment_id = k.segment_id AND p.kind = k.kind AND p.term = k.term COLLATE "C")))
+       FROM unnest(p_list_segments, p_list_kinds, p_list_terms) AS k(segment_id, kind, term))
   FROM (
     SELECT array_agg(p.row_id) FILTER (WHERE k.id IS NOT NULL) AS held,
            json_agg(json_build_array(p.row_id, p.doc_id, p.regdate::text, p.categories,
@@ -56,4 +68,4 @@ END
 $fn$;
 
 -- Down Migration
-DROP FUNCTION search_snapshot_rows(text, bigint[], bigint[]);
+DROP FUNCTION search_snapshot_rows(text, bigint[], bigint[], bigint[], "char"[], text[]);

@@ -90,11 +90,13 @@ describe('a search lists 100,000 categories', () => {
     const { bitsets, ...answer } = await search(p);
     expect(answer).toEqual(want(p));
     expect(bitsets).toBeLessThanOrEqual(4);
-    // the snapshot statement takes the collection, the pending rows held and the documents of
-    // the page expected (none: the query was never asked), never a category
+    // the snapshot statement takes the collection, the pending rows held, the documents of the
+    // page expected (none: the query was never asked) and the lists it lacks of q's terms,
+    // never a category
     const snapshots = seen.filter((q) => q.name === 'bitmap-snapshot-rows');
-    expect(snapshots.map((q) => q.values.length)).toEqual([3]);
+    expect(snapshots.map((q) => q.values.length)).toEqual([6]);
     expect(snapshots[0]!.values[2]).toEqual([]);
+    expect((snapshots[0]!.values[4] as string[]).filter((kind) => kind === 'c')).toEqual([]);
     const asked = seen
       .filter((q) => q.name === 'bitmap-postings-found')
       .flatMap((q) =>

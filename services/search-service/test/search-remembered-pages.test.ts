@@ -1,6 +1,7 @@
 import type { SearchApp } from '../src/app';
 import { createPostgresIndex } from '../src/index/postgres/postgres-index';
 import {
+  answerWithoutTime,
   client,
   docJson,
   foldAll,
@@ -46,14 +47,8 @@ function freshApp(): SearchApp {
   return fresh;
 }
 
-/** The JSON answer without its querytime. */
-async function answer(on: SearchApp, params: Record<string, string | number>) {
-  const res = await client(on, c).search(params);
-  expect(res.status).toBe(200);
-  const { querytime, ...rest } = JSON.parse(res.text) as Record<string, unknown>;
-  expect(typeof querytime).toBe('number');
-  return rest;
-}
+const answer = (on: SearchApp, params: Record<string, string | number>) =>
+  answerWithoutTime(on, c, params);
 
 const pageReads = () => seen.filter((q) => q.name.startsWith('document-load-bytes')).length;
 const lastSnapshot = () => seen.filter((q) => q.name === 'bitmap-snapshot-rows').at(-1)!;

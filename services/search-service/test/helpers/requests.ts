@@ -77,3 +77,16 @@ export async function statusDocumentCount(app: SearchApp, c: TestCollection): Pr
   const res = await client(app, c).status();
   return JSON.parse(res.text).document_count;
 }
+
+/** A search's JSON answer (it must be a 200) without its querytime, which differs every time. */
+export async function answerWithoutTime(
+  app: SearchApp,
+  c: TestCollection,
+  params: Record<string, string | number>,
+): Promise<Record<string, unknown>> {
+  const res = await client(app, c).search(params);
+  if (res.status !== 200) throw new Error(`search answered ${res.status}: ${res.text}`);
+  const { querytime, ...rest } = JSON.parse(res.text) as Record<string, unknown>;
+  if (typeof querytime !== 'number') throw new Error(`querytime ${String(querytime)}`);
+  return rest;
+}

@@ -162,6 +162,17 @@ async function searchOnce(
 ): Promise<SearchHits> {
   const facets = query.facet === 'categories';
   const { required, wanted } = tailFilter(candidates);
+  /** q's terms as typed (every plan's typed alternatives) */
+  const typed = new Set(candidates.words.flatMap((w) => w.terms));
+  const whole = (term: string) => markedPrefix(term) === null;
+  const first = firstRead(candidates, wanted);
+  /** the lists of q's terms (read with the snapshot where they are not cached), then ca's */
+  const keys: PostingKey[] = first.filter(whole).map((term) => ({ kind: 'w', term }));
+  if (query.sort === 0) for (const term of typed) if (whole(term)) keys.push({ kind: 't', term });
+  const termKeys = keys.length;
+  for (const c of new Set([...(ca ?? []), ...(exCa ?? [])])) {
+    keys.push({ kind: 'c', term: String(c) });
+  }
   const snap = await reader.snapshot(
     db,
     query.collectionId,
@@ -176,7 +187,7 @@ async function searchOnce(
       to: query.enddate,
       prefix: prefixFilter(candidates.prefix),
     },
-    expected,
+    { documents: expected, lists: keys.slice(0, termKeys) },
   );
   const from = query.startdate === null ? null : Number(query.startdate);
   const to = query.enddate === null ? null : Number(query.enddate);
@@ -187,15 +198,6 @@ async function searchOnce(
       ? new CollectionView(query.collectionId, 'none')
       : await reader.view(db, query.collectionId, snap);
 
-  /** q's terms as typed (every plan's typed alternatives) */
-  const typed = new Set(candidates.words.flatMap((w) => w.terms));
-  const whole = (term: string) => markedPrefix(term) === null;
-  const first = firstRead(candidates, wanted);
-  const keys: PostingKey[] = first.filter(whole).map((term) => ({ kind: 'w', term }));
-  if (query.sort === 0) for (const term of typed) if (whole(term)) keys.push({ kind: 't', term });
-  for (const c of new Set([...(ca ?? []), ...(exCa ?? [])])) {
-    keys.push({ kind: 'c', term: String(c) });
-  }
   const prefix = candidates.prefix;
   const [read, prefixed] = size
     ? await Promise.all([

@@ -80,6 +80,8 @@ interface SnapshotRowsRow {
   fresh: Array<[number, number, string, number[], string[], string[]]> | null;
   /** the asked documents that the collection has */
   docs: PageDocumentJson[] | null;
+  /** each asked list: [segment id, kind, term, list as base64 or null (none)] */
+  lists: Array<[string, PostingKind, string, string | null]> | null;
 }
 
 /** The live segments as the snapshot statements aggregate them (json of arrays). */
@@ -111,6 +113,15 @@ export interface SnapshotRows {
   fresh: PendingRowRead[];
   /** the asked documents (`docs`) that the collection has, as stored, by documents.id */
   documents: Map<string, StoredDocumentWithThumbnail>;
+  /** each asked list (`lists`): its data, or null where its segment has none */
+  lists: Array<ListTriple & { data: Buffer | null }>;
+}
+
+/** A posting list asked for by segment, kind and term. */
+export interface ListTriple {
+  segmentId: string;
+  kind: PostingKind;
+  term: string;
 }
 
 /**
@@ -119,18 +130,28 @@ export interface SnapshotRows {
  * pending row ids the caller holds: search_pending.row_id never changes its row). Which pending
  * rows match is the caller's (pending-tail.ts). And the documents of `docs` (documents.id) as
  * stored with their thumbnails, as of the same snapshot: the page the caller expects to find
- * (remembered-pages.ts), so that it need not read them after.
+ * (remembered-pages.ts), so that it need not read them after; and the posting `lists` it
+ * expects to read cold, so that it need not read them after either.
  */
 export async function readSnapshotRows(
   db: Queryable,
   collectionId: string,
   known: readonly number[],
   docs: readonly string[] = [],
+  lists: readonly ListTriple[] = [],
 ): Promise<SnapshotRows> {
   const { rows } = await db.query<SnapshotRowsRow>({
     name: 'bitmap-snapshot-rows',
-    text: 'SELECT * FROM search_snapshot_rows($1, $2::bigint[], $3::bigint[])',
-    values: [collectionId, known, docs],
+    text: `SELECT * FROM search_snapshot_rows($1, $2::bigint[], $3::bigint[],
+                                              $4::bigint[], $5::"char"[], $6::text[])`,
+    values: [
+      collectionId,
+      known,
+      docs,
+      lists.map((l) => l.segmentId),
+      lists.map((l) => l.kind),
+      lists.map((l) => l.term),
+    ],
   });
   const r = rows[0]!;
   return {
@@ -152,6 +173,12 @@ export async function readSnapshotRows(
       titleTerms,
     })),
     documents: pageDocumentsOf(r.docs ?? []),
+    lists: (r.lists ?? []).map(([segmentId, kind, term, data]) => ({
+      segmentId,
+      kind,
+      term,
+      data: data === null ? null : bytesOf(data),
+    })),
   };
 }
 

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import { asIs, inTransaction, type Queryable } from '@hub/service-kit';
 import { clearBit, type Bitset } from '../format/bitset';
@@ -14,8 +15,11 @@ import {
   readSnapshotRows,
   type FoldedState,
   type PendingRowRead,
+  type ListTriple,
   type PostingRow,
+  type SegmentRef,
   type Snapshot,
+  type SnapshotRows,
 } from './index-store';
 import { pendingRow, pendingTail, type PendingRow, type SnapshotFilter } from './pending-tail';
 import { PackedSegment, packedKey } from '../format/packed-segment';
@@ -64,6 +68,16 @@ export interface PostingLists {
 export const CACHED_ABSENT_CATEGORIES = 64;
 
 /**
+ * At most this many (segment, kind, term) lists are asked for with a snapshot: each is one probe
+ * of search_postings' key in the snapshot statement. A search of many terms over many row
+ * segments reads the rest after, as before.
+ */
+export const COLD_LISTS_WITH_SNAPSHOT = 256;
+
+/** Collections whose last live segments a reader keeps (for the lists asked with a snapshot). */
+const SEGMENT_LISTS_KEPT = 10_000;
+
+/**
  * What a search reads of one collection: its snapshot, then the snapshot's result order,
  * posting lists and deleted numbers, each from the in-process cache or else Postgres, on the
  * `db` it is given. Where the reads run is the caller's choice:
@@ -85,13 +99,16 @@ export interface SnapshotReader {
    * whose terms are read only for rows not already in the cache. While the collection's first
    * read (nothing of its pending rows cached) is under way, another waits for it first. With
    * `documents` (documents.id), the snapshot's `documents` are those of them the collection has,
-   * as stored, read by the same statement.
+   * as stored, read by the same statement. With `lists` (the search's keys of q's terms), the
+   * same statement reads their lists that the cache lacks in the row segments of the
+   * collection's last snapshot here (at most COLD_LISTS_WITH_SNAPSHOT), into the cache, where
+   * `postings` then finds them: a search of terms read cold makes one round trip, not two.
    */
   snapshot(
     db: Queryable,
     collectionId: string,
     filter: SnapshotFilter,
-    documents?: readonly string[],
+    ahead?: { documents?: readonly string[]; lists?: readonly PostingKey[] },
   ): Promise<Snapshot>;
   /** The collection's view, extended to every number of the snapshot. */
   view(db: Queryable, collectionId: string, snap: FoldedState): Promise<CollectionView>;
@@ -143,6 +160,32 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
   const coldReads = new Map<string, Promise<unknown>>();
   /** view extensions in progress, so concurrent searches extend a view once */
   const extending = new Map<string, Promise<CollectionView>>();
+  /** each collection's live segments as its last snapshot here listed them */
+  const lastSegments = new LRUCache<string, readonly SegmentRef[]>({ max: SEGMENT_LISTS_KEPT });
+
+  /** the lists of these keys that the cache lacks in the collection's last row segments */
+  function coldLists(collectionId: string, keys: readonly PostingKey[]): ListTriple[] {
+    const cold: ListTriple[] = [];
+    const segments = keys.length ? lastSegments.get(collectionId) : undefined;
+    for (const s of segments ?? []) {
+      if (s.packed) continue; // read whole, on its own
+      for (const { kind, term } of keys) {
+        if (cache.posting(s.id, kind, term) !== undefined) continue;
+        cold.push({ segmentId: s.id, kind, term });
+        if (cold.length === COLD_LISTS_WITH_SNAPSHOT) return cold;
+      }
+    }
+    return cold;
+  }
+
+  /** the lists read with a snapshot, into the cache: those of its live segments */
+  function keepLists(snap: Pick<Snapshot, 'segments'>, lists: SnapshotRows['lists']): void {
+    if (!lists.length) return;
+    const live = new Set(snap.segments.map((s) => s.id));
+    for (const l of lists) {
+      if (live.has(l.segmentId)) cache.setPosting(l.segmentId, l.kind, l.term, l.data);
+    }
+  }
 
   async function extend(
     db: Queryable,
@@ -167,7 +210,7 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
     steady: (work) =>
       inTransaction(pool, asIs, (tx) => work(tx), { isolation: 'repeatable read', readOnly: true }),
 
-    async snapshot(db, collectionId, filter, documents = []) {
+    async snapshot(db, collectionId, filter, ahead = {}) {
       let known = cache.pendingRowIds(collectionId);
       const cold = known ? undefined : coldReads.get(collectionId);
       if (cold) {
@@ -181,16 +224,22 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
         const row = cache.pendingRow(rowId);
         if (row) held.set(rowId, row);
       }
-      const reading = readSnapshotRows(db, collectionId, [...held.keys()], documents).then(
-        (read) => {
-          const rows = [...read.held.map((rowId) => held.get(rowId)!), ...read.fresh.map(rowRead)];
-          cache.setPendingRowIds(
-            collectionId,
-            Float64Array.from(rows, (r) => r.rowId),
-          );
-          return { snapshot: read.snapshot, rows, documents: read.documents };
-        },
-      );
+      const reading = readSnapshotRows(
+        db,
+        collectionId,
+        [...held.keys()],
+        ahead.documents,
+        coldLists(collectionId, ahead.lists ?? []),
+      ).then((read) => {
+        const rows = [...read.held.map((rowId) => held.get(rowId)!), ...read.fresh.map(rowRead)];
+        cache.setPendingRowIds(
+          collectionId,
+          Float64Array.from(rows, (r) => r.rowId),
+        );
+        keepLists(read.snapshot, read.lists);
+        lastSegments.set(collectionId, read.snapshot.segments);
+        return { snapshot: read.snapshot, rows, documents: read.documents };
+      });
       if (!known && !coldReads.has(collectionId)) {
         coldReads.set(collectionId, reading);
         const ended = () => coldReads.delete(collectionId);
