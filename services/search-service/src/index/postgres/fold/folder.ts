@@ -285,9 +285,10 @@ export function createIndexFolder(opts: FolderOptions): IndexFolder {
  *   WAL. After a 100,000-document load, that fell on the searches right after it: autovacuum's
  *   first VACUUM of documents (2.6–5.4 s; 170–250 MB of WAL, ~22,000 full-page images, where
  *   measured) ran under one of the bench's two measurements right after the load in ten of
- *   eleven runs on 2026-11-27; the one run without it met both bounds. Vacuumed a few thousand rows at a time, on the
- *   folder's connection, pages are set while they are fresh (mostly before the next
- *   checkpoint, so without whole-page images), and autovacuum finds no backlog after the load.
+ *   eleven runs on 2026-11-27; the one run without it met both bounds. Vacuumed a few
+ *   thousand rows at a time, on the folder's connection, pages are set while they are fresh
+ *   (mostly before the next checkpoint, so without whole-page images), and autovacuum finds no
+ *   backlog after the load.
  *   VACUUM reads only the pages not all-visible since the last one (the visibility map), and
  *   skips index vacuuming when there are few dead rows.
  */
