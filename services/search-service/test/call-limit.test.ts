@@ -194,3 +194,113 @@ test('When hundreds of calls race with background flushes on one instance, it st
   expect(await shared(c)).toBe(50);
   await app.services.close();
 });
+
+/**
+ * A pool whose block reservations after the first wait until the test lets them go (or fail,
+ * while `failing`); counts the reservations asked for.
+ */
+function heldReservations(pool: pg.Pool) {
+  let asked = 0;
+  let failing = false;
+  let release: () => void = () => undefined;
+  let gate = new Promise<void>((r) => (release = r));
+  const held = new Proxy(pool, {
+    get(target, prop, receiver) {
+      if (prop === 'query') {
+        return async (q: unknown, ...rest: unknown[]) => {
+          const text = typeof q === 'string' ? q : (q as { text: string }).text;
+          if (/take_api_call/.test(text) && ++asked > 1) {
+            await gate;
+            if (failing) throw new Error('down');
+          }
+          return (target.query as (...a: unknown[]) => unknown)(q, ...rest);
+        };
+      }
+      const v = Reflect.get(target, prop, receiver);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+  return {
+    pool: held,
+    asked: () => asked,
+    /** lets the held reservations go (failing them when asked); later ones are held again */
+    release(fail = false) {
+      failing = fail;
+      const go = release;
+      gate = new Promise<void>((r) => (release = r));
+      go();
+    },
+  };
+}
+
+const settle = () => new Promise((r) => setImmediate(r));
+
+/** A limiter on heldReservations for a new collection of `maxCalls` (blocks of 32 by default). */
+async function limiterOfHeldReservations(maxCalls = 1_000_000, blockSize = 32) {
+  const { app, c } = await appWithCollection(db, { max_api_calls: maxCalls });
+  const db2 = heldReservations(db.pool);
+  const limiter = createCallLimiter({
+    pool: db2.pool,
+    windowSeconds: 86_400,
+    flushMs: 60_000,
+    exactMargin: 0,
+    blockSize,
+  });
+  return { app, c, db2, limiter, admit: () => limiter.admit(c.cid, maxCalls) };
+}
+
+test('When half of a block is used, the next is reserved ahead and calls do not wait for it', async () => {
+  const { app, c, db2, limiter, admit } = await limiterOfHeldReservations();
+
+  for (let i = 0; i < 16; i++) expect(await admit()).toBe(true);
+  await settle();
+  expect(db2.asked()).toBe(1); // the first block; 16 of its 32 calls are left
+  expect(await admit()).toBe(true);
+  await settle();
+  expect(db2.asked()).toBe(2); // 15 left: the next block is asked for, and held
+
+  // the rest of the block is admitted while the reservation ahead has not come back
+  for (let i = 0; i < 15; i++) expect(await admit()).toBe(true);
+  let answered = false;
+  const waiting = admit().then((ok) => ((answered = true), ok));
+  await settle();
+  expect(answered).toBe(false); // no call left: this one waits for the block ahead
+  db2.release();
+  expect(await waiting).toBe(true);
+  expect(db2.asked()).toBe(2);
+
+  await limiter.close();
+  expect(await shared(c)).toBe(33);
+  await app.services.close();
+});
+
+test('When a reservation ahead fails, the calls go on from the block and the next call reserves again', async () => {
+  const { app, c, db2, limiter, admit } = await limiterOfHeldReservations();
+
+  for (let i = 0; i < 17; i++) expect(await admit()).toBe(true);
+  await settle();
+  db2.release(true); // the reservation ahead fails
+  await settle();
+  for (let i = 0; i < 15; i++) expect(await admit()).toBe(true);
+  const next = admit(); // no call left: it reserves again
+  await settle();
+  expect(db2.asked()).toBe(3);
+  db2.release();
+  expect(await next).toBe(true);
+
+  await limiter.close();
+  expect(await shared(c)).toBe(33);
+  await app.services.close();
+});
+
+test('When blocks are small near the limit, nothing is reserved ahead', async () => {
+  const { app, c, db2, limiter, admit } = await limiterOfHeldReservations(100, 256);
+  // a block of 100 / 8 = 12 calls, under RESERVE_AHEAD_MIN_BLOCK
+  for (let i = 0; i < 12; i++) expect(await admit()).toBe(true);
+  await settle();
+  expect(db2.asked()).toBe(1);
+  db2.release();
+  await limiter.close();
+  expect(await shared(c)).toBe(12);
+  await app.services.close();
+});

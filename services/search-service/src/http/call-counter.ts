@@ -7,6 +7,8 @@ export interface Counter {
   windowStart: number;
   /** calls reserved for this instance in the shared row and not used yet */
   block: number;
+  /** the size of the last block granted (see call-limiter.ts: reserving ahead) */
+  granted: number;
   /** calls admitted from blocks and not yet settled in the shared row */
   used: number;
   /** the calls of the window settled in the shared row, as of the last round trip */
@@ -33,6 +35,7 @@ export function newCounter(windowStart: number): Counter {
   return {
     windowStart,
     block: 0,
+    granted: 0,
     used: 0,
     calls: 0,
     retryAt: 0,

@@ -20,6 +20,9 @@ export interface CallLimiterOptions {
 /** The largest block an instance reserves: ~a quarter of a second of calls at 1,000 calls/s. */
 export const DEFAULT_CALL_BLOCK = 256;
 
+/** Blocks of fewer calls (near the limit) are not reserved ahead: see createCallLimiter. */
+export const RESERVE_AHEAD_MIN_BLOCK = 16;
+
 /**
  * The API call limit of every collection, shared by all instances through one counter row per
  * collection and window (api_calls), without a database round trip per request:
@@ -28,6 +31,12 @@ export const DEFAULT_CALL_BLOCK = 256;
  *    together never admit more than the maximum (overshoot 0, for any number of instances).
  *  - A block is at most `blockSize`, at most 1/8 of what is left above `exactMargin`, and one
  *    call within `exactMargin` of the limit. Reserving also settles what was used before.
+ *  - The next block is reserved ahead, in the background, once half of a block of at least
+ *    RESERVE_AHEAD_MIN_BLOCK calls is used: a call waits for the database only when its
+ *    instance has no block yet (the first call of a window) or is near the limit. A reservation
+ *    commits, and a commit can wait on the WAL; after a bulk load, 1–2 % of searches waited
+ *    2–5 ms on average (up to 46 ms) for one that was on their path (measured 2026-11-27).
+ *    A reservation ahead that fails is logged; the call that runs out of block tries again.
  *  - Every `flushMs`, used calls are settled; a block not touched for a whole interval is given
  *    back (close() gives everything back), so another instance can use it.
  *  - With no block left for it, an instance refuses from memory: until the window ends once the
@@ -91,6 +100,7 @@ export function createCallLimiter(opts: CallLimiterOptions): CallLimiter {
         c.used++;
         c.active = true;
         scheduleFlush();
+        if (runningLow(c)) reserveAhead(collectionId, c, maxCalls);
         return true;
       }
       if (c.calls >= maxCalls || now() < c.retryAt) return false;
@@ -102,6 +112,28 @@ export function createCallLimiter(opts: CallLimiterOptions): CallLimiter {
       }
       await c.reserving;
     }
+  }
+
+  /** Half of a block large enough to be reserved ahead is used, and no reservation is under way. */
+  function runningLow(c: Counter): boolean {
+    return (
+      c.granted >= RESERVE_AHEAD_MIN_BLOCK &&
+      c.block * 2 < c.granted &&
+      !c.reserving &&
+      now() >= c.retryAt
+    );
+  }
+
+  /** Reserves the next block in the background; the call that finds no block waits for it. */
+  function reserveAhead(collectionId: string, c: Counter, maxCalls: number): void {
+    const reserving = reserve(collectionId, c, maxCalls)
+      .catch((err: unknown) => {
+        logger?.warn({ err, collectionId }, 'api call block not reserved ahead; retried on use');
+      })
+      .finally(() => {
+        if (c.reserving === reserving) c.reserving = null;
+      });
+    c.reserving = reserving;
   }
 
   /** Settles what was used and reserves a new block (one round trip). */
@@ -119,6 +151,7 @@ export function createCallLimiter(opts: CallLimiterOptions): CallLimiter {
       );
       c.calls = Math.max(c.calls, r.calls);
       c.block += r.granted;
+      c.granted = r.granted;
       if (r.granted === 0) c.retryAt = now() + flushMs;
       else scheduleFlush();
     });
