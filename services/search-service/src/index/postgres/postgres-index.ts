@@ -90,7 +90,7 @@ export function createPostgresIndex(
       observer?.folded(n, seconds, collectionId);
       warmer.folded(collectionId);
     },
-    merged: (seconds) => observer?.merged(seconds),
+    merged: (seconds, collectionId) => observer?.merged(seconds, collectionId),
   };
   const folder = createIndexFolder({
     pool,

@@ -7,7 +7,8 @@ import type { SupervisionObserver } from './folder-supervisor';
 export interface FolderObserver {
   /** a fold committed a new segment of the collection */
   folded(documents: number, seconds: number, collectionId: string): void;
-  merged(seconds: number): void;
+  /** a merge committed a new segment of the collection in place of several */
+  merged(seconds: number, collectionId: string): void;
 }
 
 /**

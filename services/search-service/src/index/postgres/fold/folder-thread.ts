@@ -20,7 +20,8 @@ export interface FolderThreadOptions extends Omit<FolderOptions, 'pool' | 'logge
 }
 
 type Report =
-  { folded: number; seconds: number; collectionId: string } | { merged: number; seconds: number };
+  | { folded: number; seconds: number; collectionId: string }
+  | { merged: number; seconds: number; collectionId: string };
 
 /**
  * How many nice steps the thread runs below the process (Linux keeps a nice value per thread;
@@ -63,7 +64,7 @@ export function createFolderThread(
   let failure: Error | null = null;
   worker.on('message', (m: Report) => {
     if ('folded' in m) observer?.folded(m.folded, m.seconds, m.collectionId);
-    else if ('merged' in m) observer?.merged(m.seconds);
+    else if ('merged' in m) observer?.merged(m.seconds, m.collectionId);
   });
   worker.on('error', (err) => (failure = err));
   const ended = new Promise<void>((resolve, reject) =>
@@ -108,7 +109,7 @@ if (!isMainThread && parentPort && (workerData as FolderThreadOptions | undefine
     logger: createLogger('search-service', opts.logLevel),
     observer: {
       folded: (n, seconds, collectionId) => port.postMessage({ folded: n, seconds, collectionId }),
-      merged: (seconds) => port.postMessage({ merged: 1, seconds }),
+      merged: (seconds, collectionId) => port.postMessage({ merged: 1, seconds, collectionId }),
     },
   });
   port.on('message', (m) => {

@@ -247,7 +247,7 @@ export function createIndexFolder(opts: FolderOptions): IndexFolder {
       return 1;
     });
     if (merged) {
-      observer?.merged((performance.now() - started) / 1000);
+      observer?.merged((performance.now() - started) / 1000, collectionId);
     }
     return merged ?? 0;
   }
