@@ -18,7 +18,9 @@ import {
 /**
  * A search whose terms no search of this instance read yet in a row segment asks for their
  * lists with its snapshot (snapshot-reader.ts, COLD_LISTS_WITH_SNAPSHOT), from the row segments
- * of the collection's last snapshot: one round trip, not two. The answer is the same.
+ * of the collection's last snapshot: one round trip, not two. The answer is the same. The folds
+ * are another instance's, so that this one knows the segments from its snapshots only (its own
+ * folds and merges warm it: index-warmer.test.ts).
  */
 
 const db = useSearchDatabase();
@@ -32,7 +34,8 @@ const doc = (i: number) =>
   });
 
 let app: SearchApp;
-let index: PostgresSearchIndex;
+/** the instance that folds and merges */
+let folder: PostgresSearchIndex;
 let c: TestCollection;
 let seen: Array<{ name: string; values: unknown[] }>;
 
@@ -41,17 +44,14 @@ async function addRowSegment(from: number) {
   for (let i = from; i < from + 32; i++) {
     expect((await client(app, c).add(`d${i}`, doc(i))).status).toBe(200);
   }
-  await foldAll(index);
+  await foldAll(folder);
 }
 
 beforeAll(async () => {
   const recording = recordingPool(db.pool);
   seen = recording.seen;
-  index = createPostgresIndex(recording.pool, {
-    foldBatchSize: 4,
-    packedMaxDocs: 8,
-    autoFold: false,
-  });
+  folder = createPostgresIndex(db.pool, { foldBatchSize: 4, packedMaxDocs: 8, autoFold: false });
+  const index = createPostgresIndex(recording.pool, { autoFold: false });
   app = makeApp(db, { pool: recording.pool, index });
   c = await newCollection(app);
   await addRowSegment(0);

@@ -23,7 +23,7 @@ import {
 import { pendingTerms } from './write/pending-terms';
 import { createRememberedPages } from './read/remembered-pages';
 import { createSnapshotReader } from './read/snapshot-reader';
-import { createViewWarmer } from './read/view-warmer';
+import { createIndexWarmer } from './read/index-warmer';
 
 export interface PostgresIndexOptions {
   logger?: Logger;
@@ -83,14 +83,17 @@ export function createPostgresIndex(
   const cache = createIndexCache(opts.cacheBytes ?? 256 * 2 ** 20);
   const reader = createSnapshotReader(pool, cache);
   const pages = createRememberedPages();
-  const warmer = createViewWarmer(reader, logger);
-  /** the metrics' observer, and each fold's collection view kept current (view-warmer.ts) */
+  const warmer = createIndexWarmer(reader, logger);
+  /** the metrics' observer, and what searches read first kept warm (index-warmer.ts) */
   const foldObserver: FolderObserver = {
     folded(n, seconds, collectionId) {
       observer?.folded(n, seconds, collectionId);
-      warmer.folded(collectionId);
+      warmer.changed(collectionId);
     },
-    merged: (seconds, collectionId) => observer?.merged(seconds, collectionId),
+    merged(seconds, collectionId) {
+      observer?.merged(seconds, collectionId);
+      warmer.changed(collectionId);
+    },
   };
   const folder = createIndexFolder({
     pool,

@@ -113,10 +113,12 @@ export interface SnapshotReader {
   /** The collection's view, extended to every number of the snapshot. */
   view(db: Queryable, collectionId: string, snap: FoldedState): Promise<CollectionView>;
   /**
-   * Extends the collection's view to its folded numbers now, on the pool, before a search
-   * needs it (the engine calls this after each fold of the collection this instance makes).
+   * Reads what a search of the collection reads first, now, on the pool, before a search needs
+   * it (the engine calls this after each fold and merge of the collection this instance makes,
+   * index-warmer.ts): its view extended to its folded numbers, its packed segments into the
+   * cache, and its live segments as the ones whose cold lists a snapshot reads.
    */
-  warmView(collectionId: string): Promise<void>;
+  warm(collectionId: string): Promise<void>;
   /**
    * The posting lists of these keys (distinct) over the snapshot's segments; with
    * `allCategories` (facet counts), every category list the segments have too.
@@ -268,10 +270,20 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
       }
     },
 
-    async warmView(collectionId) {
+    async warm(collectionId) {
       const state = await readFoldedState(pool, collectionId);
       if (state.epoch === null || state.nextDocno === 0) return;
-      await this.view(pool, collectionId, state);
+      lastSegments.set(collectionId, state.segments);
+      const unread = state.segments.filter((s) => s.packed && !cache.packed(s.id));
+      await Promise.all([
+        this.view(pool, collectionId, state),
+        unread.length
+          ? packedSegments.load(
+              pool,
+              unread.map((s) => s.id),
+            )
+          : null,
+      ]);
     },
 
     async postings(db, snap, keys, opts = {}) {
