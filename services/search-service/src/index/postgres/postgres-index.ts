@@ -38,6 +38,8 @@ export interface PostgresIndexOptions {
   foldMinBatch?: number;
   /** ... or this long (default 1,000 ms) */
   foldMaxDelayMs?: number;
+  /** ... or until they have not grown for this long (default QUIET_MS of folder.ts) */
+  foldQuietMs?: number;
   /** false: start() runs neither the folder nor the re-analysis (tests drive them) */
   autoFold?: boolean;
   /** merged segments of at most this many documents stay packed (tests lower it) */
@@ -103,6 +105,7 @@ export function createPostgresIndex(
     idleMs: opts.foldIdleMs,
     minBatch: opts.foldMinBatch,
     maxDelayMs: opts.foldMaxDelayMs,
+    quietMs: opts.foldQuietMs,
     packedMaxDocs: opts.packedMaxDocs,
   });
   const reanalysis = createReanalysis({ pool, logger });
@@ -122,6 +125,7 @@ export function createPostgresIndex(
               idleMs: opts.foldIdleMs,
               minBatch: opts.foldMinBatch,
               maxDelayMs: opts.foldMaxDelayMs,
+              quietMs: opts.foldQuietMs,
               packedMaxDocs: opts.packedMaxDocs,
             },
             foldObserver,
