@@ -186,6 +186,33 @@ describe('collection view', () => {
     },
   );
 
+  test.each([7, 4_242, 77_777])(
+    'When a few numbers at a time join a large view (placed one by one, seed %i), the order and ranks are those of a sort of every number',
+    (seed) => {
+      const next = random(seed);
+      for (let i = 0; i < 8; i++) next();
+      const base = 5_000;
+      const n = base + 600;
+      const ids = Array.from({ length: n }, (_, i) => i * 3 + Math.floor(next() * 3));
+      // newest, oldest and in between, with ties on regdate
+      const regdates = Array.from({ length: n }, (_, d) =>
+        d < base ? Math.floor(next() * 60) : [0, 59, 200, Math.floor(next() * 60)][d % 4]!,
+      );
+      const view = new CollectionView('c', '1');
+      view.append(0, ids.slice(0, base), regdates.slice(0, base));
+      for (let first = base; first < n;) {
+        const length = Math.min(n - first, 1 + Math.floor(next() * 40));
+        view.append(first, ids.slice(first, first + length), regdates.slice(first, first + length));
+        first += length;
+        const all = Array.from({ length: first }, (_, d) => d).sort(
+          (a, b) => regdates[b]! - regdates[a]! || ids[b]! - ids[a]!,
+        );
+        expect(Array.from(view.order.subarray(0, first))).toEqual(all);
+        all.forEach((d, position) => expect(view.rank[d]).toBe(position));
+      }
+    },
+  );
+
   test('When segments leave a gap after the numbers loaded, the view refuses them', () => {
     const view = new CollectionView('c', '1');
     view.append(0, [1, 2], [1, 2]);

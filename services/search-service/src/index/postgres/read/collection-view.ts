@@ -5,6 +5,12 @@
  * (id, regdate) never changes (a changed document gets a new number), so a view only grows:
  * it is extended with the segments folded since, never rebuilt.
  */
+/**
+ * New numbers are put in place one by one (insertEach) when they are fewer than this share
+ * (1/n) of the loaded ones, else merged in one pass (mergeAll).
+ */
+const INSERT_BELOW_SHARE = 32;
+
 export class CollectionView {
   /** document numbers 0 .. size - 1 are loaded */
   size = 0;
@@ -79,15 +85,55 @@ export class CollectionView {
     const fresh = new Uint32Array(added);
     for (let i = 0; i < added; i++) fresh[i] = start + i;
     this.sortInResultOrder(fresh);
-    // merge the sorted new numbers into the order, from the back
+    const changedFrom =
+      added * INSERT_BELOW_SHARE < start
+        ? this.insertEach(fresh, start)
+        : this.mergeAll(fresh, start);
+    this.size = end;
+    for (let k = changedFrom; k < end; k++) this.rank[this.order[k]!] = k;
+  }
+
+  /**
+   * Merges the sorted new numbers into the order of the `start` loaded ones, from the back: one
+   * comparison per position. Returns the first position that changed (0).
+   */
+  private mergeAll(fresh: Uint32Array, start: number): number {
     let i = start - 1;
-    let j = added - 1;
-    for (let k = end - 1; k >= 0 && j >= 0; k--) {
+    let j = fresh.length - 1;
+    for (let k = start + fresh.length - 1; k >= 0 && j >= 0; k--) {
       if (i >= 0 && this.before(fresh[j]!, this.order[i]!)) this.order[k] = this.order[i--]!;
       else this.order[k] = fresh[j--]!;
     }
-    this.size = end;
-    for (let k = 0; k < end; k++) this.rank[this.order[k]!] = k;
+    return 0;
+  }
+
+  /**
+   * Puts each of a few sorted new numbers at its place in the order of the `start` loaded ones
+   * (a binary search each), moving the loaded numbers between two places with one copyWithin:
+   * O(m log n) comparisons and one move of the tail, where mergeAll compares at every position.
+   * A fold of 50 documents into a view of 1,000,000 took 12 ms of the service thread with
+   * mergeAll (every search in flight waiting), measured alone. Returns the first position that
+   * changed.
+   */
+  private insertEach(fresh: Uint32Array, start: number): number {
+    const order = this.order;
+    let end = start; // the loaded numbers not moved yet are order[0 .. end)
+    let first = start;
+    for (let j = fresh.length - 1; j >= 0; j--) {
+      // the first loaded position that comes after fresh[j]
+      let lo = 0;
+      let hi = end;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.before(fresh[j]!, order[mid]!)) hi = mid;
+        else lo = mid + 1;
+      }
+      order.copyWithin(lo + j + 1, lo, end);
+      order[lo + j] = fresh[j]!;
+      end = lo;
+      first = lo + j;
+    }
+    return first;
   }
 
   /**
