@@ -274,16 +274,9 @@ export function createSnapshotReader(pool: pg.Pool, cache: IndexCache): Snapshot
       const state = await readFoldedState(pool, collectionId);
       if (state.epoch === null || state.nextDocno === 0) return;
       lastSegments.set(collectionId, state.segments);
-      const unread = state.segments.filter((s) => s.packed && !cache.packed(s.id));
-      await Promise.all([
-        this.view(pool, collectionId, state),
-        unread.length
-          ? packedSegments.load(
-              pool,
-              unread.map((s) => s.id),
-            )
-          : null,
-      ]);
+      // load reads only the segments neither cached nor being read already
+      const packed = state.segments.filter((s) => s.packed).map((s) => s.id);
+      await Promise.all([this.view(pool, collectionId, state), packedSegments.load(pool, packed)]);
     },
 
     async postings(db, snap, keys, opts = {}) {
