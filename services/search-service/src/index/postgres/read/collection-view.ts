@@ -85,26 +85,25 @@ export class CollectionView {
     const fresh = new Uint32Array(added);
     for (let i = 0; i < added; i++) fresh[i] = start + i;
     this.sortInResultOrder(fresh);
-    const changedFrom =
-      added * INSERT_BELOW_SHARE < start
-        ? this.insertEach(fresh, start)
-        : this.mergeAll(fresh, start);
+    /** the first position of the order that changed: ranks before it stay */
+    let changedFrom = 0;
+    if (added * INSERT_BELOW_SHARE < start) changedFrom = this.insertEach(fresh, start);
+    else this.mergeAll(fresh, start);
     this.size = end;
     for (let k = changedFrom; k < end; k++) this.rank[this.order[k]!] = k;
   }
 
   /**
    * Merges the sorted new numbers into the order of the `start` loaded ones, from the back: one
-   * comparison per position. Returns the first position that changed (0).
+   * comparison per position.
    */
-  private mergeAll(fresh: Uint32Array, start: number): number {
+  private mergeAll(fresh: Uint32Array, start: number): void {
     let i = start - 1;
     let j = fresh.length - 1;
     for (let k = start + fresh.length - 1; k >= 0 && j >= 0; k--) {
       if (i >= 0 && this.before(fresh[j]!, this.order[i]!)) this.order[k] = this.order[i--]!;
       else this.order[k] = fresh[j--]!;
     }
-    return 0;
   }
 
   /**
