@@ -213,6 +213,24 @@ describe('collection view', () => {
     },
   );
 
+  test('When a few numbers join a view whose arrays must grow, the ranks of the numbers they do not move are kept', () => {
+    // 4,090 loaded fill a capacity of 4,096: the next fold of 10 grows every array while its
+    // numbers are placed one by one, which rewrites the ranks only from the first it moved
+    const base = 4_090;
+    const n = base + 10;
+    const ids = Array.from({ length: n }, (_, d) => d);
+    // the newcomers are the oldest: they go to the end, so every loaded number keeps its place
+    const regdates = Array.from({ length: n }, (_, d) => (d < base ? 1_000 + d : d - base));
+    const view = new CollectionView('c', '1');
+    view.append(0, ids.slice(0, base), regdates.slice(0, base));
+    view.append(base, ids.slice(base), regdates.slice(base));
+    const all = Array.from({ length: n }, (_, d) => d).sort(
+      (a, b) => regdates[b]! - regdates[a]! || ids[b]! - ids[a]!,
+    );
+    expect(Array.from(view.order.subarray(0, n))).toEqual(all);
+    all.forEach((d, position) => expect(view.rank[d]).toBe(position));
+  });
+
   test('When segments leave a gap after the numbers loaded, the view refuses them', () => {
     const view = new CollectionView('c', '1');
     view.append(0, [1, 2], [1, 2]);

@@ -197,9 +197,12 @@ export class CollectionView {
     regdate.set(this.regdate.subarray(0, this.size));
     const order = new Uint32Array(capacity);
     order.set(this.order.subarray(0, this.size));
+    // the ranks too: appendSegments rewrites them only from the first position it changed
+    const rank = new Uint32Array(capacity);
+    rank.set(this.rank.subarray(0, this.size));
     this.docId = docId;
     this.regdate = regdate;
     this.order = order;
-    this.rank = new Uint32Array(capacity); // refilled by append
+    this.rank = rank;
   }
 }
