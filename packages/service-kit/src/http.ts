@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Router } from 'express';
 import { errorText } from './error-text';
@@ -16,34 +16,61 @@ declare module 'express-serve-static-core' {
 export const PROBE_PATHS: readonly string[] = ['/healthz', '/readyz', '/metrics'];
 
 /**
- * Request id (kept from X-Request-Id when sane), one log line and metrics per request.
- * The line is at info, except for probe paths (`PROBE_PATHS`), which are logged at debug.
+ * What every request of a service gets, whichever path answers it (Express, or a service's raw
+ * node:http fast path): its id (kept from X-Request-Id when sane) in the X-Request-Id header, and
+ * when its response finishes one log line and its metrics. The line is at info, except for
+ * probe paths (`PROBE_PATHS`), which are logged at debug.
  */
-export function requestContext(logger: Logger, metrics?: Metrics): RequestHandler {
+export interface RequestObserver {
+  /**
+   * Starts observing one request: `path` is its URL path without the query (the log line's
+   * `path`), `route` is read when the response finishes (the route that answered, as Express
+   * names it: mount path + route path, or `unmatched`). Returns the request's id.
+   */
+  begin(req: IncomingMessage, res: ServerResponse, path: string, route: () => string): string;
+}
+
+export function createRequestObserver(logger: Logger, metrics?: Metrics): RequestObserver {
   const ids = createRequestIds();
+  return {
+    begin(req, res, path, route) {
+      const probe = PROBE_PATHS.includes(path);
+      const id = ids.for(req.headers['x-request-id']);
+      res.setHeader('X-Request-Id', id);
+      const start = process.hrtime.bigint();
+      res.on('finish', () => {
+        const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+        const labels = { method: req.method!, route: route(), status: String(res.statusCode) };
+        metrics?.httpRequests.inc(labels);
+        metrics?.httpDuration.observe(labels, seconds);
+        logger[probe ? 'debug' : 'info'](
+          {
+            reqId: id,
+            method: req.method,
+            path,
+            route: labels.route,
+            status: res.statusCode,
+            ms: Math.round(seconds * 1e4) / 10,
+          },
+          'request',
+        );
+      });
+      return id;
+    },
+  };
+}
+
+/** The Express middleware of createRequestObserver: req.id, one log line and metrics per request. */
+export function requestContext(logger: Logger, metrics?: Metrics): RequestHandler {
+  return requestContextOf(createRequestObserver(logger, metrics));
+}
+
+/** requestContext with an observer the caller shares (with its fast path, say). */
+export function requestContextOf(observer: RequestObserver): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    const probe = PROBE_PATHS.includes(req.path);
-    req.id = ids.for(req.headers['x-request-id']);
-    res.setHeader('X-Request-Id', req.id);
-    const start = process.hrtime.bigint();
-    res.on('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    req.id = observer.begin(req, res, req.path, () => {
       const matched = req.route as { path: unknown } | undefined; // express types it `any`
-      const route = matched ? `${req.baseUrl}${String(matched.path)}` : 'unmatched';
-      const labels = { method: req.method, route, status: String(res.statusCode) };
-      metrics?.httpRequests.inc(labels);
-      metrics?.httpDuration.observe(labels, seconds);
-      logger[probe ? 'debug' : 'info'](
-        {
-          reqId: req.id,
-          method: req.method,
-          path: req.path,
-          route,
-          status: res.statusCode,
-          ms: Math.round(seconds * 1e4) / 10,
-        },
-        'request',
-      );
+      return matched ? `${req.baseUrl}${String(matched.path)}` : 'unmatched';
     });
     next();
   };
