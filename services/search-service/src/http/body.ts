@@ -15,11 +15,19 @@ export function formOf(req: Request): RequestParams {
 
 const FORM = 'application/x-www-form-urlencoded';
 
-/** The raw query string of the request (never decoded by Express). */
-function rawQuery(req: Request): string {
-  const url = req.originalUrl ?? req.url;
+/** The raw query string of a request URL (never decoded by Express). */
+export function rawQuery(url: string): string {
   const q = url.indexOf('?');
   return q < 0 ? '' : url.slice(q + 1);
+}
+
+/** Whether a Content-Type header names the form type (its parameters aside). */
+export function isFormType(header: string | undefined): boolean {
+  return !header || isForm(header.split(';')[0]!);
+}
+
+function isForm(type: string): boolean {
+  return type.trim().toLowerCase() === FORM;
 }
 
 /**
@@ -27,11 +35,10 @@ function rawQuery(req: Request): string {
  * does; its charset must be UTF-8 (no charset means UTF-8) or every body value is "invalid
  * encoding". Any other type → 415.
  */
-function formCharsetIsUtf8(req: Request): boolean {
-  const header = req.headers['content-type'];
+export function formCharsetIsUtf8(header: string | undefined): boolean {
   if (!header) return true;
   const [type, ...parameters] = header.split(';');
-  if (type!.trim().toLowerCase() !== FORM) throw new ServiceError(HTTP_ERRORS.unsupportedMediaType);
+  if (!isForm(type!)) throw new ServiceError(HTTP_ERRORS.unsupportedMediaType);
   for (const parameter of parameters) {
     const eq = parameter.indexOf('=');
     if (eq < 0 || parameter.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
@@ -53,8 +60,8 @@ export function readParams(maxBodyBytes: number): RequestHandler[] {
   const raw = bodyParser.raw({ type: () => true, limit: maxBodyBytes, inflate: true });
   const decode: RequestHandler = (req, _res, next) => {
     const body = Buffer.isBuffer(req.body) && req.body.length > 0 ? req.body : null;
-    const utf8 = body ? formCharsetIsUtf8(req) : true;
-    FORMS.set(req, RequestParams.from(rawQuery(req), body, utf8));
+    const utf8 = body ? formCharsetIsUtf8(req.headers['content-type']) : true;
+    FORMS.set(req, RequestParams.from(rawQuery(req.originalUrl ?? req.url), body, utf8));
     next();
   };
   return [raw, decode];

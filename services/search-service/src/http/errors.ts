@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { SEARCH_ERRORS, SEARCH_HTTP_ERRORS } from '@hub/contracts';
 import { ServiceError, type ContractErrorLike, type Logger } from '@hub/service-kit';
@@ -23,20 +24,41 @@ function clientError(err: unknown): ContractErrorLike | null {
   return HTTP_ERRORS.badRequest;
 }
 
+/**
+ * What a failure answers: a contract error its own status and text; a client error raised by
+ * Express or body-parser its HTTP row; anything else 500 `occur exception` (logged).
+ */
+export function serviceErrorOf(err: unknown): ServiceError {
+  if (err instanceof ServiceError) return err;
+  const client = clientError(err);
+  return new ServiceError(client ?? SEARCH_ERRORS.common.occurException, { cause: err });
+}
+
+/** A failure's answer, as text/plain (the Express handler and the fast path write it alike). */
+export function writeError(res: ServerResponse, e: ServiceError): void {
+  const body = Buffer.from(e.text, 'utf8');
+  res.writeHead(e.status, {
+    ...e.headers,
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': body.length,
+  });
+  res.end(body);
+}
+
+/** Logs a server-side failure (a 5xx) with the request's id and its cause. */
+export function logFailure(logger: Logger, reqId: string, e: ServiceError, err: unknown): void {
+  if (e.status >= 500) logger.error({ reqId, err: e.cause ?? err }, e.text);
+}
+
 /** The one error handler: contract errors answer their status and exact text as text/plain. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    let e: ServiceError;
-    if (err instanceof ServiceError) e = err;
-    else {
-      const client = clientError(err);
-      e = new ServiceError(client ?? SEARCH_ERRORS.common.occurException, { cause: err });
-    }
-    if (e.status >= 500) logger.error({ reqId: req.id, err: e.cause ?? err }, e.text);
+    const e = serviceErrorOf(err);
+    logFailure(logger, req.id, e, err);
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    res.status(e.status).set(e.headers).type('text/plain; charset=utf-8').send(e.text);
+    writeError(res, e);
   };
 }
