@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import express from 'express';
 import type pg from 'pg';
@@ -7,8 +8,9 @@ import {
   createMetrics,
   docsRouter,
   openApiRouter,
+  createRequestObserver,
   operationsRouter,
-  requestContext,
+  requestContextOf,
   serviceAddress,
   type Logger,
   type Metrics,
@@ -18,6 +20,7 @@ import { mountPath, type SearchConfig } from './config';
 import { createCallLimiter, type CallLimiter } from './http/call-limiter';
 import { createCollectionGate, type CollectionGate } from './http/collection-gate';
 import { errorHandler, notFoundHandler } from './http/errors';
+import { createFastPath } from './http/fast-path';
 import { indexRoutes, searchRoutes, type RouteDeps } from './http/routes';
 import type { SearchIndex } from './index/search-index';
 import { createCollectionDirectory, type CollectionDirectory } from './store/collections';
@@ -48,15 +51,26 @@ export interface AppServices {
   gate: CollectionGate;
   index: SearchIndex;
   thumbnails: ThumbnailService;
+  /** requests the fast path answered (http/fast-path.ts; 0 with SEARCH_FAST_PATH=false) */
+  fastPathRequests(): number;
   /** writes the locally counted API calls; call before the pool closes */
   close(): Promise<void>;
 }
 
-export type SearchApp = express.Express & { services: AppServices };
+/**
+ * The request handler (node:http's): the fast path's search and add (http/fast-path.ts), else
+ * the Express app, which is also reachable as `express`.
+ */
+export type SearchApp = ((req: IncomingMessage, res: ServerResponse) => void) & {
+  services: AppServices;
+  express: express.Express;
+};
 
 /**
- * Builds the search-service Express app; no listening, no process concerns (see main.ts).
- * Order: request context → search (under the path of {search_url}) → add, update, field
+ * Builds the search-service's request handler; no listening, no process concerns (see
+ * main.ts). A search or an add that the fast path takes is answered there (same operations,
+ * answers, errors, logs and metrics: http/fast-path.ts); every other request goes to the
+ * Express app. The Express app's order: request context → search (under the path of {search_url}) → add, update, field
  * update, delete, status (under {base_url}) → operations (/healthz, /readyz, /metrics) →
  * /openapi.json → / and /docs (docsRouter) → admin API (/admin) → 404 → errors.
  *
@@ -99,10 +113,11 @@ export function createApp(deps: SearchDeps): SearchApp {
     maxBodyBytes: config.maxBodyBytes,
   };
 
+  const observer = createRequestObserver(logger, metrics);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(requestContext(logger, metrics));
+  app.use(requestContextOf(observer));
   app.use(mountPath(config.searchUrl) || '/', searchRoutes(routeDeps));
   app.use(mountPath(config.baseUrl) || '/', indexRoutes(routeDeps));
   app.use(
@@ -139,13 +154,26 @@ export function createApp(deps: SearchDeps): SearchApp {
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
 
+  const fast = config.fastPath
+    ? createFastPath(routeDeps, {
+        searchMount: mountPath(config.searchUrl),
+        baseMount: mountPath(config.baseUrl),
+        observer,
+        logger,
+      })
+    : undefined;
   const services: AppServices = {
     callLimiter,
     collections,
     gate,
     index,
     thumbnails,
+    fastPathRequests: () => fast?.taken() ?? 0,
     close: () => callLimiter.close(),
   };
-  return Object.assign(app, { services });
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    if (fast?.(req, res)) return;
+    app(req, res);
+  };
+  return Object.assign(handler, { services, express: app });
 }

@@ -59,6 +59,8 @@ export interface SearchConfig {
   foldMaxDelayMs: number;
   /** Postgres engine: whether this instance runs the folder (off: other instances fold) */
   runFolder: boolean;
+  /** search and add through the raw node:http fast path (http/fast-path.ts); off: Express only */
+  fastPath: boolean;
   /** Meilisearch engine: chosen when meiliUrl is set ('' = the Postgres engine) */
   meiliUrl: string;
   meiliApiKey: string | undefined;
@@ -154,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SearchConfig {
     foldBatchSize: r.int('SEARCH_FOLD_BATCH_SIZE', { default: 2000, min: 1, max: 50_000 }),
     foldMaxDelayMs: r.int('SEARCH_FOLD_MAX_DELAY_MS', { default: 1000, min: 0, max: 600_000 }),
     runFolder: r.bool('SEARCH_RUN_FOLDER', true),
+    fastPath: r.bool('SEARCH_FAST_PATH', true),
     meiliUrl: r.url('MEILI_URL', { required: false, protocols: ['http', 'https'] }),
     meiliApiKey: r.optionalSecret('MEILI_API_KEY'),
     meiliIndex: r.string('MEILI_INDEX', { default: 'documents' }),

@@ -173,7 +173,7 @@ test('When a client whose search waits for its collection’s share goes away, t
     SEARCH_MAX_CONCURRENT_SEARCHES: '1',
   });
   // a client of its own server (supertest's would stay open once its request is aborted)
-  const server = app.listen(0, '127.0.0.1');
+  const server = http.createServer(app).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const { port } = server.address() as AddressInfo;
   const leaving = http.get(
