@@ -9,7 +9,7 @@ import type { SupervisedRun } from './folder-supervisor';
 /**
  * The folder in its own thread: folds and merges are CPU work in batches (tens of ms each),
  * which would otherwise hold up the requests on the service's event loop. The thread has its
- * own pool of two connections; what it reports reaches the service's /metrics by messages.
+ * own pool of three connections (a fold and a merge beside it, and the rest); what it reports reaches the service's /metrics by messages.
  * One thread is one run of the folder (folder-supervisor.ts): a round that fails ends the
  * thread with that error, and so does anything else uncaught in it; the supervisor on the
  * main thread logs the death and starts a new thread.
@@ -102,7 +102,7 @@ if (!isMainThread && parentPort && (workerData as FolderThreadOptions | undefine
   } catch {
     // not allowed here: the thread runs at the process's priority
   }
-  const pool = createPool(opts.databaseUrl, 2);
+  const pool = createPool(opts.databaseUrl, 3);
   const folder = createIndexFolder({
     ...opts,
     pool,
