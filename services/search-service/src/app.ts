@@ -70,9 +70,10 @@ export type SearchApp = ((req: IncomingMessage, res: ServerResponse) => void) & 
  * Builds the search-service's request handler; no listening, no process concerns (see
  * main.ts). A search or an add that the fast path takes is answered there (same operations,
  * answers, errors, logs and metrics: http/fast-path.ts); every other request goes to the
- * Express app. The Express app's order: request context → search (under the path of {search_url}) → add, update, field
- * update, delete, status (under {base_url}) → operations (/healthz, /readyz, /metrics) →
- * /openapi.json → / and /docs (docsRouter) → admin API (/admin) → 404 → errors.
+ * Express app. The Express app's order: request context → search (under the path of
+ * {search_url}) → add, update, field update, delete, status (under {base_url}) → operations
+ * (/healthz, /readyz, /metrics) → /openapi.json → / and /docs (docsRouter) → admin API
+ * (/admin) → 404 → errors.
  *
  * The operations of the spec come first because they are nearly every request: each router a
  * request enters before its own costs a walk of that router's layers (a URL re-parsed, closures

@@ -112,7 +112,7 @@ export function createIndexFolder(opts: FolderOptions): IndexFolder {
   const failing = new Map<string, { failures: number; until: number }>();
   /** the background loop's merges under way, by collection (one at a time per collection) */
   const merging = new Map<string, Promise<void>>();
-  /** merges the background loop's merges finished since its last round */
+  /** merges that finished beside the folds since the loop's last round (counted in its next) */
   let mergedMeanwhile = 0;
   /** a background merge's failure that is not its collection's: the next round fails with it */
   let mergeFailure: { err: unknown } | null = null;
