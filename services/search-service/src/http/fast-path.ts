@@ -5,7 +5,9 @@ import { logFailure, serviceErrorOf, writeError } from './errors';
 import { RequestParams } from './params';
 import {
   addOperation,
+  DOCS_PATH,
   goneSignal,
+  SEARCH_PATH,
   searchOperation,
   writeReply,
   type Reply,
@@ -58,8 +60,8 @@ export function createFastPath(
   const add = addOperation(deps);
   const searchPrefix = `${o.searchMount}/v2/`;
   const basePrefix = `${o.baseMount}/v2/`;
-  const searchRoute = `${o.searchMount}/v2/:cid/search/:format`;
-  const addRoute = `${o.baseMount}/v2/:cid/docs`;
+  const searchRoute = `${o.searchMount}${SEARCH_PATH}`;
+  const addRoute = `${o.baseMount}${DOCS_PATH}`;
 
   /**
    * Runs an operation and writes its answer or its failure, as the Express route would (`run` is

@@ -33,6 +33,10 @@ export interface RouteDeps extends DomainDeps {
   maxBodyBytes: number;
 }
 
+/** The paths of search and add (the fast path matches them and names them in its metrics). */
+export const SEARCH_PATH = '/v2/:cid/search/:format';
+export const DOCS_PATH = '/v2/:cid/docs';
+
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 type Handler = (req: Request, res: Response) => Promise<void>;
 
@@ -176,7 +180,7 @@ export function indexRoutes(deps: RouteDeps): Router {
 
   route(
     router,
-    '/v2/:cid/docs',
+    DOCS_PATH,
     {
       POST: handler(addOperation(deps)),
       PUT: handler(write(deps, 'update', updateParams, updateDocument)),
@@ -216,7 +220,7 @@ export function searchRoutes(deps: RouteDeps): Router {
   const router = Router();
   route(
     router,
-    '/v2/:cid/search/:format',
+    SEARCH_PATH,
     { GET: handler(searchOperation(deps), { signal: true }) },
     readParams(deps.maxBodyBytes),
   );
