@@ -104,7 +104,7 @@ test('When this instance folds a collection, its next search finds its view, pac
   names.length = 0;
   const p = { q: '서울', sort: 0, start: 0, len: 10 } as const;
   expect(await search(p)).toEqual(want(p));
-  expect(names).toEqual(['bitmap-snapshot-rows']);
+  expect(names).toEqual(['bitmap-snapshot-read']);
   await index.stop();
 });
 
@@ -122,6 +122,6 @@ test("When this instance merges a collection's segments, its next search reads t
   names.length = 0;
   const q = { q: '서울 부산', sort: 1, start: 0, len: 10 } as const;
   expect(await search(q)).toEqual(want(q));
-  expect(names).toEqual(['bitmap-snapshot-rows']);
+  expect(names).toEqual(['bitmap-snapshot-read']);
   await index.stop();
 });

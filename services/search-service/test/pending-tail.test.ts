@@ -164,7 +164,7 @@ describe('the pending rows a search reads', () => {
     const termsRead = async () => {
       asked.length = 0;
       const snap = await reader.snapshot(pool, collectionId, filter);
-      expect(asked.map((q) => q.text)).toEqual([expect.stringContaining('search_snapshot_rows')]);
+      expect(asked.map((q) => q.text)).toEqual([expect.stringContaining('search_snapshot_read')]);
       return { docs: snap.tail.map(([docId]) => docId).sort(), known: asked[0]!.values[1] };
     };
 

@@ -93,7 +93,7 @@ describe('a search lists 100,000 categories', () => {
     // the snapshot statement takes the collection, the pending rows held, the documents of the
     // page expected (none: the query was never asked) and the lists it lacks of q's terms,
     // never a category
-    const snapshots = seen.filter((q) => q.name === 'bitmap-snapshot-rows');
+    const snapshots = seen.filter((q) => q.name === 'bitmap-snapshot-read');
     expect(snapshots.map((q) => q.values.length)).toEqual([6]);
     expect(snapshots[0]!.values[2]).toEqual([]);
     expect((snapshots[0]!.values[4] as string[]).filter((kind) => kind === 'c')).toEqual([]);

@@ -71,7 +71,7 @@ const freshAnswer = (params: Record<string, string | number>) =>
   answer(makeApp(db, { index: createPostgresIndex(db.pool, { autoFold: false }) }), params);
 
 const listReads = () => seen.filter((q) => q.name === 'bitmap-postings-found').length;
-const lastSnapshot = () => seen.filter((q) => q.name === 'bitmap-snapshot-rows').at(-1)!;
+const lastSnapshot = () => seen.filter((q) => q.name === 'bitmap-snapshot-read').at(-1)!;
 
 test('When a search is the first of the collection here, its cold lists are read after its snapshot', async () => {
   const reads = listReads();

@@ -51,7 +51,7 @@ const answer = (on: SearchApp, params: Record<string, string | number>) =>
   answerWithoutTime(on, c, params);
 
 const pageReads = () => seen.filter((q) => q.name.startsWith('document-load-bytes')).length;
-const lastSnapshot = () => seen.filter((q) => q.name === 'bitmap-snapshot-rows').at(-1)!;
+const lastSnapshot = () => seen.filter((q) => q.name === 'bitmap-snapshot-read').at(-1)!;
 
 test('When a query is asked again, its page comes with its snapshot: no statement reads the documents after', async () => {
   const params = { q: 'harbour', sort: 1, len: 10 };

@@ -87,29 +87,31 @@ export const loadDocumentsWithThumbnails: PageLoader<StoredDocumentWithThumbnail
     rows.map((r) => [
       r.id,
       documentWithThumbnail(
-        r.id,
-        r.dockey,
-        r.version,
+        [
+          r.id,
+          r.dockey,
+          r.version,
+          r.size,
+          r.thumbnail_key,
+          r.source_url,
+          r.source_width,
+          r.source_height,
+        ],
         r.doc,
-        r.size,
-        r.thumbnail_key,
-        r.source_url,
-        r.source_width,
-        r.source_height,
       ),
     ]),
   );
 };
 
 /**
- * A page's document as the snapshot statement reads it with the snapshot (JSON, the columns
- * of loadDocumentsWithThumbnails in their order: migrations/1733400000000_search-snapshot-page.sql).
+ * A page's document as the snapshot statement reads it with the snapshot (JSON, the columns of
+ * loadDocumentsWithThumbnails in their order but the doc, whose base64 comes apart:
+ * migrations/1733500000000_search-snapshot-base64-apart.sql).
  */
 export type PageDocumentJson = [
   id: string,
   dockey: string,
   version: string,
-  doc: string,
   size: string | null,
   thumbnailKey: string,
   sourceUrl: string,
@@ -117,26 +119,23 @@ export type PageDocumentJson = [
   sourceHeight: number,
 ];
 
-/** The snapshot statement's documents, by id (see PageDocumentJson). */
+/**
+ * The snapshot statement's documents, by id: `rows` and `docs` (each doc's base64, DOC_BYTES,
+ * in the same order) as read. Empty when their numbers differ, which a statement of the
+ * migration cannot answer: the search then reads its page by a statement of its own.
+ */
 export function pageDocumentsOf(
   rows: readonly PageDocumentJson[],
+  docs: readonly string[],
 ): Map<string, StoredDocumentWithThumbnail> {
-  return new Map(rows.map((r) => [r[0], documentWithThumbnail(...r)]));
+  if (docs.length !== rows.length) return new Map();
+  return new Map(rows.map((r, i) => [r[0], documentWithThumbnail(r, docs[i]!)]));
 }
 
-/** A page's document from its columns: the doc as base64 (DOC_BYTES), a thumbnail if `size`. */
+/** A page's document from its columns and its doc as base64 (DOC_BYTES); a thumbnail if `size`. */
 function documentWithThumbnail(
-  ...[
-    id,
-    dockey,
-    version,
-    doc,
-    size,
-    thumbnailKey,
-    sourceUrl,
-    sourceWidth,
-    sourceHeight,
-  ]: PageDocumentJson
+  [id, dockey, version, size, thumbnailKey, sourceUrl, sourceWidth, sourceHeight]: PageDocumentJson,
+  doc: string,
 ): StoredDocumentWithThumbnail {
   return {
     id,

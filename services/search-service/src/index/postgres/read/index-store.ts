@@ -67,7 +67,7 @@ export async function readFoldedState(db: Queryable, collectionId: string): Prom
   };
 }
 
-/** search_snapshot_rows' row. */
+/** search_snapshot_read's row. */
 interface SnapshotRowsRow {
   epoch: string | null;
   next_docno: number | null;
@@ -78,10 +78,22 @@ interface SnapshotRowsRow {
   held: string[] | null;
   /** the other pending rows: [row_id, doc_id, regdate as text, categories, terms, title terms] */
   fresh: Array<[number, number, string, number[], string[], string[]]> | null;
-  /** the asked documents that the collection has */
+  /** the asked documents that the collection has, but their docs */
   docs: PageDocumentJson[] | null;
-  /** each asked list: [segment id, kind, term, list as base64 or null (none)] */
-  lists: Array<[string, PostingKind, string, string | null]> | null;
+  /** their docs' base64, in the same order, joined by commas (base64Apart) */
+  doc_data: string | null;
+  /** each asked list: [segment id, kind, term] */
+  lists: Array<[string, PostingKind, string]> | null;
+  /** their base64 in the same order, joined by commas; empty where the segment has none */
+  list_data: string | null;
+}
+
+/**
+ * The base64 texts of a `*_data` column (the snapshot statement joins them by commas, outside
+ * its JSON: migrations/1733500000000_search-snapshot-base64-apart.sql), one per entry of its JSON.
+ */
+function base64Apart(data: string | null): string[] {
+  return data === null ? [] : data.split(',');
 }
 
 /** The live segments as the snapshot statements aggregate them (json of arrays). */
@@ -94,7 +106,7 @@ function segmentRefs(rows: SnapshotRowsRow['segments']): SegmentRef[] {
   }));
 }
 
-/** A pending row as search_snapshot_rows returns it whole. */
+/** A pending row as search_snapshot_read returns it whole. */
 export interface PendingRowRead {
   rowId: number;
   docId: number;
@@ -141,8 +153,8 @@ export async function readSnapshotRows(
   lists: readonly ListTriple[] = [],
 ): Promise<SnapshotRows> {
   const { rows } = await db.query<SnapshotRowsRow>({
-    name: 'bitmap-snapshot-rows',
-    text: `SELECT * FROM search_snapshot_rows($1, $2::bigint[], $3::bigint[],
+    name: 'bitmap-snapshot-read',
+    text: `SELECT * FROM search_snapshot_read($1, $2::bigint[], $3::bigint[],
                                               $4::bigint[], $5::"char"[], $6::text[])`,
     values: [
       collectionId,
@@ -172,14 +184,27 @@ export async function readSnapshotRows(
       terms,
       titleTerms,
     })),
-    documents: pageDocumentsOf(r.docs ?? []),
-    lists: (r.lists ?? []).map(([segmentId, kind, term, data]) => ({
-      segmentId,
-      kind,
-      term,
-      data: data === null ? null : bytesOf(data),
-    })),
+    documents: pageDocumentsOf(r.docs ?? [], base64Apart(r.doc_data)),
+    lists: listsRead(r.lists ?? [], base64Apart(r.list_data)),
   };
+}
+
+/**
+ * The asked lists and their base64 (empty: the segment has none). None when their numbers
+ * differ, which a statement of the migration cannot answer: the search then reads the lists
+ * it lacks by a statement of its own.
+ */
+function listsRead(
+  keys: NonNullable<SnapshotRowsRow['lists']>,
+  data: readonly string[],
+): SnapshotRows['lists'] {
+  if (data.length !== keys.length) return [];
+  return keys.map(([segmentId, kind, term], i) => ({
+    segmentId,
+    kind,
+    term,
+    data: data[i] === '' ? null : bytesOf(data[i]!),
+  }));
 }
 
 export interface PostingRow {

@@ -48,7 +48,7 @@ export interface PendingRow {
   bytes: number;
 }
 
-/** A row as search_snapshot_rows returns its parts (terms as arrays). */
+/** A row as search_snapshot_read returns its parts (terms as arrays). */
 export function pendingRow(
   rowId: number,
   docId: number,
