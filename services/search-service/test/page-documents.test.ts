@@ -1,8 +1,8 @@
-import { pageDocumentsOf, type PageDocumentJson } from '../src/store/result-documents';
+import { pageDocument, type PageDocumentJson } from '../src/store/result-documents';
 
 /**
- * The documents a search reads with its snapshot: their columns as JSON and their docs' base64
- * apart, in the same order (migrations/1733500000000_search-snapshot-base64-apart.sql).
+ * A page's document as a search reads it with its snapshot: its columns as JSON and its doc's
+ * base64 apart (migrations/1733500000000_search-snapshot-base64-apart.sql).
  */
 
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
@@ -19,13 +19,8 @@ const withThumbnail: PageDocumentJson = [
 ];
 const without: PageDocumentJson = ['9', 'k9', '1', null, '', '', 0, 0];
 
-test('When the snapshot’s documents and their base64 pair up, each gets its bytes, version and thumbnail', () => {
-  const docs = pageDocumentsOf(
-    [withThumbnail, without],
-    [base64('{"icontents_title":"서울 맛집"}'), base64('{}')],
-  );
-  expect([...docs.keys()]).toEqual(['7', '9']);
-  expect(docs.get('7')).toEqual({
+test('When the document has a thumbnail, it gets its bytes, version and thumbnail', () => {
+  expect(pageDocument(withThumbnail, base64('{"icontents_title":"서울 맛집"}'))).toEqual({
     id: '7',
     dockey: 'k7',
     version: '2',
@@ -38,13 +33,14 @@ test('When the snapshot’s documents and their base64 pair up, each gets its by
       sourceHeight: 480,
     },
   });
-  expect(docs.get('9')).toMatchObject({ doc: Buffer.from('{}'), thumbnail: null });
 });
 
-test('When the base64 texts are not as many as the documents, none is taken: the search reads its page itself', () => {
-  expect(pageDocumentsOf([withThumbnail, without], [base64('{}')]).size).toBe(0);
-});
-
-test('When the snapshot found none of the documents asked, there are none', () => {
-  expect(pageDocumentsOf([], []).size).toBe(0);
+test('When the document has no thumbnail (no size), its thumbnail is null', () => {
+  expect(pageDocument(without, base64('{}'))).toEqual({
+    id: '9',
+    dockey: 'k9',
+    version: '1',
+    doc: Buffer.from('{}'),
+    thumbnail: null,
+  });
 });

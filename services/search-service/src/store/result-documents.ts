@@ -86,7 +86,7 @@ export const loadDocumentsWithThumbnails: PageLoader<StoredDocumentWithThumbnail
   return new Map(
     rows.map((r) => [
       r.id,
-      documentWithThumbnail(
+      pageDocument(
         [
           r.id,
           r.dockey,
@@ -120,20 +120,10 @@ export type PageDocumentJson = [
 ];
 
 /**
- * The snapshot statement's documents, by id: `rows` and `docs` (each doc's base64, DOC_BYTES,
- * in the same order) as read. Empty when their numbers differ, which a statement of the
- * migration cannot answer: the search then reads its page by a statement of its own.
+ * A page's document from its columns and its doc's base64 (DOC_BYTES) read apart from them (by
+ * the snapshot statement, or loadDocumentsWithThumbnails); a thumbnail if `size`.
  */
-export function pageDocumentsOf(
-  rows: readonly PageDocumentJson[],
-  docs: readonly string[],
-): Map<string, StoredDocumentWithThumbnail> {
-  if (docs.length !== rows.length) return new Map();
-  return new Map(rows.map((r, i) => [r[0], documentWithThumbnail(r, docs[i]!)]));
-}
-
-/** A page's document from its columns and its doc as base64 (DOC_BYTES); a thumbnail if `size`. */
-function documentWithThumbnail(
+export function pageDocument(
   [id, dockey, version, size, thumbnailKey, sourceUrl, sourceWidth, sourceHeight]: PageDocumentJson,
   doc: string,
 ): StoredDocumentWithThumbnail {

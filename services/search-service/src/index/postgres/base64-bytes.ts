@@ -47,3 +47,20 @@ export function fromBase64(sqlText: string): string {
 export function base64Of(bytes: Buffer | Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 }
+
+/**
+ * A statement's JSON entries, each paired with its bytes' base64 read apart from the JSON: a
+ * text column of the base64 texts joined by commas, in the entries' order (inside JSON,
+ * PostgreSQL escapes every character of a base64 text and breaks it into lines:
+ * migrations/1733500000000_search-snapshot-base64-apart.sql). Base64 has no comma; an entry
+ * without bytes has an empty text. None at all when their numbers differ, which a statement
+ * of that migration cannot answer: the caller then reads them by a statement of its own.
+ */
+export function pairedWithBase64Apart<E>(
+  entries: readonly E[] | null,
+  joined: string | null,
+): Array<[entry: E, base64: string]> {
+  const texts = joined === null ? [] : joined.split(',');
+  if (texts.length !== (entries?.length ?? 0)) return [];
+  return (entries ?? []).map((entry, i) => [entry, texts[i]!]);
+}

@@ -1,8 +1,8 @@
 import type { Queryable } from '@hub/service-kit';
 import { float64s, type PostingKind } from '../layout';
-import { asBase64, bytesOf } from '../base64-bytes';
+import { asBase64, bytesOf, pairedWithBase64Apart } from '../base64-bytes';
 import {
-  pageDocumentsOf,
+  pageDocument,
   type PageDocumentJson,
   type StoredDocumentWithThumbnail,
 } from '../../../store/result-documents';
@@ -80,20 +80,12 @@ interface SnapshotRowsRow {
   fresh: Array<[number, number, string, number[], string[], string[]]> | null;
   /** the asked documents that the collection has, but their docs */
   docs: PageDocumentJson[] | null;
-  /** their docs' base64, in the same order, joined by commas (base64Apart) */
+  /** their docs' base64, in the same order, joined by commas (pairedWithBase64Apart) */
   doc_data: string | null;
   /** each asked list: [segment id, kind, term] */
   lists: Array<[string, PostingKind, string]> | null;
   /** their base64 in the same order, joined by commas; empty where the segment has none */
   list_data: string | null;
-}
-
-/**
- * The base64 texts of a `*_data` column (the snapshot statement joins them by commas, outside
- * its JSON: migrations/1733500000000_search-snapshot-base64-apart.sql), one per entry of its JSON.
- */
-function base64Apart(data: string | null): string[] {
-  return data === null ? [] : data.split(',');
 }
 
 /** The live segments as the snapshot statements aggregate them (json of arrays). */
@@ -184,27 +176,19 @@ export async function readSnapshotRows(
       terms,
       titleTerms,
     })),
-    documents: pageDocumentsOf(r.docs ?? [], base64Apart(r.doc_data)),
-    lists: listsRead(r.lists ?? [], base64Apart(r.list_data)),
+    documents: new Map(
+      pairedWithBase64Apart(r.docs, r.doc_data).map(([row, doc]) => [
+        row[0],
+        pageDocument(row, doc),
+      ]),
+    ),
+    lists: pairedWithBase64Apart(r.lists, r.list_data).map(([[segmentId, kind, term], data]) => ({
+      segmentId,
+      kind,
+      term,
+      data: data === '' ? null : bytesOf(data),
+    })),
   };
-}
-
-/**
- * The asked lists and their base64 (empty: the segment has none). None when their numbers
- * differ, which a statement of the migration cannot answer: the search then reads the lists
- * it lacks by a statement of its own.
- */
-function listsRead(
-  keys: NonNullable<SnapshotRowsRow['lists']>,
-  data: readonly string[],
-): SnapshotRows['lists'] {
-  if (data.length !== keys.length) return [];
-  return keys.map(([segmentId, kind, term], i) => ({
-    segmentId,
-    kind,
-    term,
-    data: data[i] === '' ? null : bytesOf(data[i]!),
-  }));
 }
 
 export interface PostingRow {
