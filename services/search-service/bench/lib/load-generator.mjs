@@ -53,7 +53,8 @@ export async function loadGenerator({ port, token, databaseUrl }) {
     `average document ${Math.round(bytes / DOCS)} bytes; ${kinds.length} query kinds; ` +
       `wide mix: ${mix.distinct} distinct queries (${oracle.length} oracle queries among them, each in two forms), ${mix.sends.length} sends`,
   );
-  const searches = createSearches({ client, kinds, activity });
+  const statements = createStatementStats(sql); // BENCH_PG_STATEMENTS
+  const searches = createSearches({ client, kinds, activity, statements });
   const { checkCounts, checkOracle, measure, measureMix } = searches;
   const checks = { oracle: 0, wrong: [] };
   const tally = (r) => {
@@ -73,7 +74,6 @@ export async function loadGenerator({ port, token, databaseUrl }) {
     return { ...m, writer: w };
   }
   await new Promise((r) => setTimeout(r, 2000)); // the counting's garbage, before measuring
-  const statements = createStatementStats(sql); // BENCH_PG_STATEMENTS
 
   // ---- the floor: a bare node:http server that only INSERTs, in the same PostgreSQL
   const floor = await writes.measureFloor(token);

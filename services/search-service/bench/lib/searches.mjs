@@ -14,9 +14,11 @@ export const numfoundOf = (res) =>
 /**
  * client: client.mjs; kinds: query-kinds.mjs (with expected counts); activity (optional):
  * folder-activity.mjs watchAll of database-activity.mjs and the folder's, so that each
- * measurement says what PostgreSQL and the folder did meanwhile
+ * measurement says what PostgreSQL and the folder did meanwhile; statements (optional):
+ * statement-stats.mjs, so that each measurement of the query kinds prints its statements' time
+ * per search (BENCH_PG_STATEMENTS; A before, with B loaded and after tell where B's cost is)
  */
-export function createSearches({ client, kinds, activity }) {
+export function createSearches({ client, kinds, activity, statements }) {
   /** the load generator's own load during each measurement */
   const own = createOwnLoad();
   async function checkCounts(c, label) {
@@ -89,6 +91,7 @@ export function createSearches({ client, kinds, activity }) {
       await inParallel(Math.max(kinds.length * 4, searches / 10), CONCURRENCY, (i) =>
         client.search(c, kinds[i % kinds.length], { body: false }),
       );
+    await statements?.reset();
     /** [when it ended (ms from the first send), latency] of every search, for the windows */
     const timeline = [];
     const start = performance.now();
@@ -101,6 +104,7 @@ export function createSearches({ client, kinds, activity }) {
       timeline.push([t1 - start, t1 - t0]);
     });
     report(`  p99 of all kinds by ${WINDOW_MS / 1000} s window: ${windows(timeline)}`);
+    await statements?.print(label, searches);
     for (const l of per.values()) l.sort((a, b) => a - b);
     const worst = Math.max(...[...per.values()].map((l) => percentile(l, 99)));
     const row = ([kind, l]) =>
@@ -114,6 +118,7 @@ export function createSearches({ client, kinds, activity }) {
     const latencies = [];
     const wrong = [];
     let checked = 0;
+    await statements?.reset();
     /** [when it ended (ms from the first send), latency] of every search, for the windows */
     const timeline = [];
     const start = performance.now();

@@ -62,7 +62,8 @@ export const FLOOR_DOCS = Math.min(DOCS, 20_000);
 // JIT of both processes and the pool's connections warming up, which the service's adds pay
 // only in the first percent of 100,000 documents, so a cold floor flattered the ratio
 export const FLOOR_LEAD_DOCS = Math.min(5_000, Math.ceil(FLOOR_DOCS / 4));
-// BENCH_PG_STATEMENTS=1 (embedded PostgreSQL only): the statements' time during the adds to A
+// BENCH_PG_STATEMENTS=1 (embedded PostgreSQL only): the statements' time during the adds to A,
+// each measurement of the query kinds and each wide mix
 export const STATEMENT_STATS = Boolean(process.env.BENCH_PG_STATEMENTS);
 /** the targets of issue 23 at this size: 2× the 100,000-document bound at 1,000,000 */
 export const AT_MILLION = DOCS >= 1_000_000;
