@@ -7,7 +7,7 @@ import type {
   SearchIndex,
 } from '../search-index';
 import { searchBitmaps } from './read/bitmap-search';
-import { createIndexFolder, type IndexFolder } from './fold/folder';
+import { createIndexFolder, type FoldSettings, type IndexFolder } from './fold/folder';
 import { folderMetrics, type FolderObserver } from './fold/folder-metrics';
 import { createFolderSupervisor, type FolderSupervisor } from './fold/folder-supervisor';
 import { createFolderThread, folderThreadAvailable } from './fold/folder-thread';
@@ -97,17 +97,16 @@ export function createPostgresIndex(
       warmer.changed(collectionId);
     },
   };
-  const folder = createIndexFolder({
-    pool,
-    logger,
-    observer: foldObserver,
+  /** how the folder folds and merges, on this thread or in its own (the same settings) */
+  const folding: FoldSettings = {
     batchSize: opts.foldBatchSize,
     idleMs: opts.foldIdleMs,
     minBatch: opts.foldMinBatch,
     maxDelayMs: opts.foldMaxDelayMs,
     quietMs: opts.foldQuietMs,
     packedMaxDocs: opts.packedMaxDocs,
-  });
+  };
+  const folder = createIndexFolder({ pool, logger, observer: foldObserver, ...folding });
   const reanalysis = createReanalysis({ pool, logger });
   const { databaseUrl } = opts;
   const threaded = databaseUrl && (opts.folderThreadEntry || folderThreadAvailable());
@@ -118,16 +117,7 @@ export function createPostgresIndex(
     launch: () =>
       threaded
         ? createFolderThread(
-            {
-              databaseUrl,
-              logLevel: opts.logLevel ?? 'info',
-              batchSize: opts.foldBatchSize,
-              idleMs: opts.foldIdleMs,
-              minBatch: opts.foldMinBatch,
-              maxDelayMs: opts.foldMaxDelayMs,
-              quietMs: opts.foldQuietMs,
-              packedMaxDocs: opts.packedMaxDocs,
-            },
+            { databaseUrl, logLevel: opts.logLevel ?? 'info', ...folding },
             foldObserver,
             opts.folderThreadEntry,
           )

@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { createLogger, createPool } from '@hub/service-kit';
-import { createIndexFolder, type FolderOptions } from './folder';
+import { createIndexFolder, type FoldSettings } from './folder';
 import type { FolderObserver } from './folder-metrics';
 import type { SupervisedRun } from './folder-supervisor';
 
@@ -14,7 +14,7 @@ import type { SupervisedRun } from './folder-supervisor';
  * thread with that error, and so does anything else uncaught in it; the supervisor on the
  * main thread logs the death and starts a new thread.
  */
-export interface FolderThreadOptions extends Omit<FolderOptions, 'pool' | 'logger' | 'observer'> {
+export interface FolderThreadOptions extends FoldSettings {
   databaseUrl: string;
   logLevel: string;
 }

@@ -54,6 +54,9 @@ export interface FolderOptions {
   packedMaxDocs?: number;
 }
 
+/** How a folder folds and merges, whatever thread it runs on (its settings, not its I/O). */
+export type FoldSettings = Omit<FolderOptions, 'pool' | 'logger' | 'observer'>;
+
 /** What one round did (tests and the bench drive rounds directly). */
 export interface RoundResult {
   folded: number;
