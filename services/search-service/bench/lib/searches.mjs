@@ -118,7 +118,6 @@ export function createSearches({ client, kinds, activity, statements }) {
     const latencies = [];
     const wrong = [];
     let checked = 0;
-    await statements?.reset();
     /** [when it ended (ms from the first send), latency] of every search, for the windows */
     const timeline = [];
     const start = performance.now();
